@@ -1,0 +1,142 @@
+# bootmark: one non-recursive Makefile.
+#
+#   make            build/bootmark-runner (static musl), build/bootmark (host CLI),
+#                   build/bm-mkinitramfs and the base image build/base.cpio.xz
+#   make run        install what is missing, fetch the default kernel, boot it in
+#                   QEMU, run the smoke suite on ext4 and xfs, print the table
+#   make check      unit tests (gcc, clang, ASan+UBSan) and the QEMU end-to-end test
+#   make bench      image sizes, boot-to-hello time against a trivial init, suite time
+#
+# V=1 shows the commands.  CC and CLANG may be overridden.
+
+CC       ?= gcc
+CLANG    ?= clang
+MUSL_CC  ?= musl-gcc
+O        ?= build
+
+KERNEL   ?= deb:6.1.0-53-amd64
+SUITE    ?= smoke
+FS       ?= ext4,xfs
+OUT      ?=
+
+WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+            -Wno-unused-parameter
+# Build paths are mapped out of debug info and __FILE__ so that the same sources give
+# the same bytes wherever they are built (the image must be reproducible).
+REPRO    := -ffile-prefix-map=$(CURDIR)/= -ffile-prefix-map=$(O)/=build/
+BASE_CFLAGS := -std=gnu11 -O2 -g $(REPRO) $(WARN) -D_GNU_SOURCE -Icommon -Irunner -Iinitramfs \
+            -Ikernels -Iqemu -Ihost
+CFLAGS   ?=
+SAN      := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+# Sources: a file holding main() is named main.c; everything else is library code.
+COMMON_SRC    := $(sort $(wildcard common/*.c))
+RUNNER_SRC    := $(filter-out runner/main.c,$(sort $(wildcard runner/*.c)))
+INITRAMFS_SRC := $(filter-out initramfs/main.c,$(sort $(wildcard initramfs/*.c)))
+HOST_SRC      := $(filter-out host/main.c,$(sort $(wildcard host/*.c qemu/*.c kernels/*.c)))
+TEST_SRC      := $(sort $(wildcard tests/*_test.c))
+# tests/e2e_check.c is a checker program run by tests/e2e.sh, not a unit test
+LIB_SRC       := $(COMMON_SRC) $(RUNNER_SRC) $(INITRAMFS_SRC) $(HOST_SRC)
+
+# --- static musl runner ---------------------------------------------------------------
+# libaio is copied into a folder of its own: pointing musl-gcc at the system library
+# folder would pull in glibc's libc.a.
+AIO_DIR := $(O)/libaio
+$(AIO_DIR)/libaio.a $(AIO_DIR)/libaio.h:
+	$(Q)mkdir -p $(AIO_DIR)
+	$(Q)cp /usr/lib/x86_64-linux-gnu/libaio.a /usr/include/libaio.h $(AIO_DIR)/
+
+MUSL_OBJ := $(patsubst %.c,$(O)/musl/%.o,$(COMMON_SRC) $(RUNNER_SRC) runner/main.c)
+$(O)/musl/%.o: %.c $(AIO_DIR)/libaio.h
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  MUSLCC  $<")
+	$(Q)$(MUSL_CC) $(BASE_CFLAGS) -I$(AIO_DIR) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(O)/bootmark-runner: $(MUSL_OBJ) $(AIO_DIR)/libaio.a
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(MUSL_CC) -static -o $@ $(MUSL_OBJ) -L$(AIO_DIR) -laio
+
+# --- host objects: one tree per flavour (gcc, clang, asan) ----------------------------
+define flavour
+$(O)/$(1)/%.o: %.c
+	@mkdir -p $$(dir $$@)
+	@$$(if $$(Q),echo "  $(1)	$$<")
+	$$(Q)$(2) $$(BASE_CFLAGS) $(3) $$(CFLAGS) -MMD -MP -c -o $$@ $$<
+$(O)/$(1)/libbm.a: $$(patsubst %.c,$(O)/$(1)/%.o,$$(LIB_SRC))
+	$$(Q)rm -f $$@ && ar rcs $$@ $$^
+$(O)/$(1)/tests/%: $(O)/$(1)/tests/%.o $(O)/$(1)/libbm.a
+	$$(Q)$(2) $(3) -o $$@ $$^ -laio -lm
+endef
+$(eval $(call flavour,gcc,$(CC),))
+$(eval $(call flavour,clang,$(CLANG),))
+$(eval $(call flavour,asan,$(CC),$(SAN)))
+
+$(O)/bootmark: $(O)/gcc/host/main.o $(O)/gcc/libbm.a
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) -o $@ $^ -laio -lm
+
+$(O)/bm-mkinitramfs: $(O)/gcc/initramfs/main.o $(O)/gcc/libbm.a
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) -o $@ $^ -laio -lm
+
+# --- the base image ---------------------------------------------------------------------
+# initramfs/base.list is the readable list; initramfs/mklist.sh adds the shared-library
+# closure of the mkfs tools to it.  Same inputs, same bytes.
+# The image carries a stripped copy of the runner: smaller, and free of debug paths.
+$(O)/init.stripped: $(O)/bootmark-runner
+	$(Q)strip -o $@ $<
+
+$(O)/base.list: initramfs/base.list initramfs/mklist.sh $(O)/init.stripped $(wildcard configs/*/* configs/*.conf)
+	$(Q)sh initramfs/mklist.sh initramfs/base.list $(O)/init.stripped > $@.tmp && mv $@.tmp $@
+
+$(O)/base.cpio: $(O)/base.list $(O)/bm-mkinitramfs
+	$(Q)$(O)/bm-mkinitramfs -o $@ $(O)/base.list
+
+$(O)/base.cpio.xz: $(O)/base.cpio
+	$(Q)xz -T1 -9 --check=crc32 -c $< > $@.tmp && mv $@.tmp $@
+
+BINS := $(O)/bootmark-runner $(O)/bootmark $(O)/bm-mkinitramfs
+all: $(BINS) $(O)/base.cpio.xz
+.DEFAULT_GOAL := all
+
+# --- tests ------------------------------------------------------------------------------
+TESTS := $(patsubst tests/%.c,%,$(TEST_SRC))
+GCC_TESTS   := $(addprefix $(O)/gcc/tests/,$(TESTS))
+CLANG_TESTS := $(addprefix $(O)/clang/tests/,$(TESTS))
+ASAN_TESTS  := $(addprefix $(O)/asan/tests/,$(TESTS))
+
+check-unit: $(GCC_TESTS) $(CLANG_TESTS) $(ASAN_TESTS)
+	$(Q)sh tests/run-unit.sh $(GCC_TESTS) $(CLANG_TESTS) $(ASAN_TESTS)
+
+check-image:
+	$(Q)sh tests/image.sh
+
+check-e2e: all $(O)/gcc/tests/e2e_check
+	$(Q)sh tests/e2e.sh
+
+check: check-unit check-image check-e2e
+
+# make run works on a fresh Debian 12: it installs what is missing before building.
+run:
+	$(Q)sh host/install-deps.sh
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)sh host/make-run.sh "$(KERNEL)" "$(SUITE)" "$(FS)" "$(OUT)"
+
+bench: all
+	$(Q)sh tests/bench.sh
+
+deps:
+	$(Q)sh host/install-deps.sh
+
+clean:
+	rm -rf $(O)
+
+.PHONY: all check check-unit check-image check-e2e run bench deps clean
+.SECONDARY:
+-include $(shell find $(O) -name '*.d' 2>/dev/null)

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Filesystem profiles (configs/fs/<name>) and suites (configs/suites/<name>).
+ * Both the runner (inside the image) and the host (to size the disk and pick
+ * the modules to pack) read them, so the parsers live here.
+ *
+ * Profile, "key = value" lines through an option table:
+ *     type       = ext4                     filesystem type for mount(2)
+ *     mkfs       = mkfs.ext4 -F -q -E lazy_itable_init=0,lazy_journal_init=0
+ *                  argv words split on spaces; the device is appended last
+ *     mount_opts = noatime                  flags and data, as mount -o
+ *     modules    = ext4                     modules to load before mkfs
+ *
+ * Suite, one job per line:
+ *     suite disk_size=1G repeat=1           suite-wide settings (optional)
+ *     dd size=32M bs=1M                     <workload> <option>=<value> ...
+ */
+#ifndef BM_PROFILE_H
+#define BM_PROFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define BM_ARGV_MAX 32
+
+struct bm_fsprof {
+	char name[32];
+	char type[32];
+	char mkfs[256];
+	char mount_opts[256];
+	char modules[128];
+};
+
+int bm_fsprof_parse(struct bm_fsprof *p, const char *name, const char *text,
+		    char *err, size_t errlen);
+/* Reads dir/name and parses it. */
+int bm_fsprof_load(struct bm_fsprof *p, const char *dir, const char *name,
+		   char *err, size_t errlen);
+/* Splits p->mkfs into argv (pointing into buf), appends dev, NULL-terminates. */
+int bm_fsprof_mkfs_argv(const struct bm_fsprof *p, const char *dev, char *buf,
+			size_t buflen, char *argv[], int max);
+
+#define BM_SUITE_JOBS 32
+
+struct bm_job {
+	char wl[16];
+	char args[256];     /* the rest of the line: "size=32M bs=1M" */
+	int line;           /* for error messages */
+};
+
+struct bm_suite {
+	char name[32];
+	uint64_t disk_size; /* bytes the test disk needs */
+	int repeat;
+	unsigned njobs;
+	struct bm_job job[BM_SUITE_JOBS];
+};
+
+int bm_suite_parse(struct bm_suite *s, const char *name, const char *text,
+		   char *err, size_t errlen);
+int bm_suite_load(struct bm_suite *s, const char *dir, const char *name,
+		  char *err, size_t errlen);
+
+/* Reads a whole small file into a NUL-terminated malloc'd buffer. */
+int bm_read_file(const char *path, char **out, size_t *lenp, size_t max);
+
+#endif

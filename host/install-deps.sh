@@ -1,0 +1,47 @@
+#!/bin/sh
+# Installs the Debian packages bootmark needs to build, boot and test, when missing.
+# Run as root on Debian 12; as a normal user it only reports what is missing.
+set -eu
+
+# command:package pairs; a command found on PATH (or file that exists) means installed.
+need="musl-gcc:musl-tools
+/bin/busybox:busybox-static
+mke2fs:e2fsprogs
+mkfs.xfs:xfsprogs
+/usr/include/libaio.h:libaio-dev
+qemu-system-x86_64:qemu-system-x86
+/usr/share/qemu/qboot.rom:qemu-system-data
+depmod:kmod
+cpio:cpio
+xz:xz-utils
+zstd:zstd
+gcc:gcc
+clang:clang
+make:make
+file:file
+apt-get:apt
+dpkg-deb:dpkg"
+
+missing=""
+for pair in $need; do
+	what=${pair%%:*}
+	pkg=${pair#*:}
+	case $what in
+	/*) [ -e "$what" ] && continue ;;
+	*) command -v "$what" >/dev/null 2>&1 && continue ;;
+	esac
+	# sbin tools are not on a normal user's PATH
+	[ -x "/usr/sbin/$what" ] || [ -x "/sbin/$what" ] && continue
+	missing="$missing $pkg"
+done
+
+[ -z "$missing" ] && exit 0
+if [ "$(id -u)" -ne 0 ]; then
+	echo "bootmark: missing packages:$missing (run as root: apt-get install$missing)" >&2
+	exit 111
+fi
+echo "bootmark: installing$missing"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q
+# shellcheck disable=SC2086 # word splitting of the package list is wanted
+apt-get install -y -q --no-install-recommends $missing

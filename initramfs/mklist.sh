@@ -1,0 +1,103 @@
+#!/bin/sh
+# usage: sh initramfs/mklist.sh BASE_LIST RUNNER > build/base.list
+#
+# Writes the final list of the base image on stdout: BASE_LIST with @RUNNER@
+# replaced by RUNNER, one entry per file in configs/ (bootmark.conf, suites/*,
+# fs/*; BM_CONFIGS names another folder), and the shared libraries every ELF file
+# of the list needs, found with ldd. Libraries go under /lib, not /usr/lib, at
+# their real file name, with a symlink for the name ldd reports (the soname, or
+# /lib64/ld-linux-x86-64.so.2). Output is sorted by path: same inputs, same list.
+# Exit: 0 ok, 100 bad arguments or input, 111 system error.
+set -eu
+
+prog=mklist.sh
+die() { echo "$prog: $2" >&2; exit "$1"; }
+
+[ $# -eq 2 ] || die 100 "usage: sh initramfs/mklist.sh BASE_LIST RUNNER"
+base=$1
+runner=$2
+configs=${BM_CONFIGS:-configs}
+[ -r "$base" ] || die 100 "cannot read $base"
+[ -f "$runner" ] || die 100 "runner $runner: no such file"
+# the list format has no quoting, and @RUNNER@ is replaced with sed
+case $runner$configs in
+*[!A-Za-z0-9._/+-]*) die 100 "path $runner or $configs holds characters a list cannot carry" ;;
+esac
+[ -f "$configs/bootmark.conf" ] || die 100 "$configs/bootmark.conf: no such file"
+
+tmp=$(mktemp -d) || die 111 "cannot create a temporary folder"
+trap 'rm -rf "$tmp"' EXIT
+
+# list entry for one config file: $1 image folder, $2 host file
+config_entry() {
+	name=${2##*/}
+	case $name in
+	*[!A-Za-z0-9._+-]*) die 100 "$2: file name holds characters a list cannot carry" ;;
+	esac
+	echo "file $1/$name $2 0644 0 0"
+}
+
+# /usr/lib/x -> /lib/x: the image keeps one library folder whatever the host merges
+unusr() {
+	case $1 in
+	/usr/lib/* | /usr/lib64/*) echo "${1#/usr}" ;;
+	*) echo "$1" ;;
+	esac
+}
+
+# entries for one library as ldd names it: the file at its real name, a symlink
+# from the name ldd printed when that differs
+lib_entries() {
+	[ -f "$1" ] || die 100 "library $1: no such file"
+	real=$(readlink -f "$1") || die 111 "cannot resolve $1"
+	img=$(unusr "$real")
+	name=$(unusr "$1")
+	echo "dir ${img%/*} 0755 0 0"
+	echo "file $img $real 0755 0 0"
+	[ "$name" = "$img" ] && return 0
+	echo "dir ${name%/*} 0755 0 0"
+	if [ "${name%/*}" = "${img%/*}" ]; then
+		echo "slink $name ${img##*/} 0777 0 0"
+	else
+		echo "slink $name $img 0777 0 0"
+	fi
+}
+
+# the shared-library closure of one host file, if it is a dynamic ELF file
+elf_libs() {
+	magic=$(od -An -N4 -tx1 "$1" | tr -d ' \n') || die 111 "cannot read $1"
+	[ "$magic" = 7f454c46 ] || return 0
+	if ! out=$(LC_ALL=C ldd "$1" 2>&1); then
+		case $out in
+		*"not a dynamic executable"* | *"statically linked"*) return 0 ;;
+		esac
+		die 111 "ldd $1 failed: $out"
+	fi
+	case $out in
+	*"statically linked"*) return 0 ;;
+	*"not found"*) die 100 "$1 needs a library this host lacks: $out" ;;
+	esac
+	printf '%s\n' "$out" | awk '$2 == "=>" && $3 ~ /^\// { print $3; next }
+		$1 ~ /^\// { print $1 }' | while read -r lib; do
+		lib_entries "$lib" || exit
+	done
+}
+
+{
+	sed -e '/^[[:space:]]*#/d' -e '/^[[:space:]]*$/d' -e "s|@RUNNER@|$runner|g" "$base"
+	config_entry /etc/bootmark "$configs/bootmark.conf"
+	for f in "$configs"/suites/* "$configs"/fs/*; do
+		[ -f "$f" ] || continue
+		case $f in
+		*/suites/*) config_entry /etc/bootmark/suites "$f" ;;
+		*) config_entry /etc/bootmark/fs "$f" ;;
+		esac
+	done
+} >"$tmp/list" || exit
+
+awk '$1 == "file" { print $3 }' "$tmp/list" | while read -r host; do
+	elf_libs "$host" || exit
+done >"$tmp/libs" || exit
+
+# whole identical lines once (libc is needed twice), then by path
+LC_ALL=C sort -u "$tmp/list" "$tmp/libs" | LC_ALL=C sort -s -k2,2 || die 111 "sort failed"

@@ -1,0 +1,401 @@
+/* Module closure: mark what the wanted modules need, then stage and list it. */
+#include "modclosure.h"
+#include "moddb.h"
+#include "cpio.h"
+
+#include <errno.h>
+#include <fnmatch.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static int include_mod(struct bm_moddb *db, struct bm_mod *m, char *err, size_t errlen);
+
+/* Calls include_mod for every module name resolves to: the module itself, or
+ * every module an alias matching it names. Returns 1 if name was satisfied
+ * (builtin counts), 0 if nothing matched, -errno on error. */
+static int include_name(struct bm_moddb *db, const char *name, char *err, size_t errlen)
+{
+	char norm[PATH_MAX], target[NAME_MAX + 1];
+	struct bm_mod *m;
+	int found = 0, rc;
+
+	if (bm_mod_normalise(name, 0, norm, sizeof(norm)))
+		return 0;
+	m = bm_moddb_find(db, norm);
+	if (m) {
+		rc = include_mod(db, m, err, errlen);
+		return rc ? rc : 1;
+	}
+	if (bm_moddb_is_builtin(db, norm))
+		return 1;
+	for (size_t i = 0; i < db->naliases; i++) {
+		const struct bm_alias *a = &db->aliases[i];
+
+		if (fnmatch(a->norm, norm, 0) ||
+		    bm_mod_normalise(a->module, 0, target, sizeof(target)))
+			continue;
+		m = bm_moddb_find(db, target);
+		if (m) {
+			rc = include_mod(db, m, err, errlen);
+			if (rc)
+				return rc;
+			found = 1;
+		} else if (bm_moddb_is_builtin(db, target)) {
+			found = 1;
+		}
+	}
+	return found;
+}
+
+static int include_mod(struct bm_moddb *db, struct bm_mod *m, char *err, size_t errlen)
+{
+	char norm[NAME_MAX + 1];
+	int rc;
+
+	if (m->in)
+		return 0;
+	m->in = 1; /* before recursing: softdeps may form cycles */
+	for (unsigned i = 0; i < m->ndeps; i++) {
+		struct bm_mod *d = NULL;
+
+		if (!bm_mod_normalise(m->deps[i], 1, norm, sizeof(norm)))
+			d = bm_moddb_find(db, norm);
+		if (!d) {
+			snprintf(err, errlen, "%s/modules.dep: %s needs %s, which has no line",
+				 db->dir, m->name, m->deps[i]);
+			return -EINVAL;
+		}
+		rc = include_mod(db, d, err, errlen);
+		if (rc)
+			return rc;
+	}
+	for (size_t i = 0; i < db->nsoftdeps; i++) {
+		const struct bm_softdep *sd = &db->softdeps[i];
+
+		if (strcmp(sd->module, m->name))
+			continue;
+		for (unsigned j = 0; j < sd->n; j++) {
+			rc = include_name(db, sd->names[j], err, errlen);
+			if (rc < 0)
+				return rc;
+		}
+	}
+	return 0;
+}
+
+static int include_wanted(struct bm_moddb *db, const char *const *wanted, unsigned nwanted,
+			  char *err, size_t errlen)
+{
+	for (unsigned i = 0; i < nwanted; i++) {
+		char name[NAME_MAX + 1];
+		size_t len = strlen(wanted[i]);
+		int optional = len && wanted[i][len - 1] == '?', rc;
+
+		len -= (size_t)optional;
+		if (!len || len >= sizeof(name)) {
+			snprintf(err, errlen, "bad module name '%s'", wanted[i]);
+			return -EINVAL;
+		}
+		memcpy(name, wanted[i], len);
+		name[len] = '\0';
+		rc = include_name(db, name, err, errlen);
+		if (rc < 0)
+			return rc;
+		if (!rc && !optional) {
+			snprintf(err, errlen, "module %s is neither in %s/modules.dep nor builtin",
+				 name, db->dir);
+			return -ENOENT;
+		}
+	}
+	return 0;
+}
+
+/* Like include_name, but only asks whether name is already satisfied. */
+static int name_present(const struct bm_moddb *db, const char *name)
+{
+	char norm[PATH_MAX], target[NAME_MAX + 1];
+	struct bm_mod *m;
+
+	if (bm_mod_normalise(name, 0, norm, sizeof(norm)))
+		return 0;
+	m = bm_moddb_find(db, norm);
+	if (m || bm_moddb_is_builtin(db, norm))
+		return !m || m->in;
+	for (size_t i = 0; i < db->naliases; i++) {
+		if (fnmatch(db->aliases[i].norm, norm, 0) ||
+		    bm_mod_normalise(db->aliases[i].module, 0, target, sizeof(target)))
+			continue;
+		m = bm_moddb_find(db, target);
+		if ((m && m->in) || (!m && bm_moddb_is_builtin(db, target)))
+			return 1;
+	}
+	return 0;
+}
+
+static void put_softdep(FILE *f, const struct bm_moddb *db, const struct bm_softdep *sd)
+{
+	int pre = 0, post = 0;
+
+	for (unsigned j = 0; j < sd->n; j++) {
+		if (!name_present(db, sd->names[j]))
+			continue;
+		if (!pre && !post)
+			fprintf(f, "softdep %s", sd->module);
+		if (j < sd->npre && !pre++)
+			fputs(" pre:", f);
+		else if (j >= sd->npre && !post++)
+			fputs(" post:", f);
+		fprintf(f, " %s", sd->names[j]);
+	}
+	if (pre || post)
+		fputc('\n', f);
+}
+
+static int cmp_line(const void *a, const void *b)
+{
+	const struct bm_mod *x = *(struct bm_mod *const *)a, *y = *(struct bm_mod *const *)b;
+
+	return (x->line > y->line) - (x->line < y->line);
+}
+
+/* The modules in the closure, in modules.dep order. */
+static struct bm_mod **closure(const struct bm_moddb *db, size_t *n)
+{
+	struct bm_mod **v = calloc(db->nmods + 1, sizeof(*v));
+
+	*n = 0;
+	if (!v)
+		return NULL;
+	for (size_t i = 0; i < db->nmods; i++)
+		if (db->mods[i].in)
+			v[(*n)++] = &db->mods[i];
+	qsort(v, *n, sizeof(*v), cmp_line);
+	return v;
+}
+
+static void put_index(FILE *f, int which, const struct bm_moddb *db,
+		      struct bm_mod **v, size_t n)
+{
+	char target[NAME_MAX + 1];
+	struct bm_mod *m;
+
+	if (which == 0) {
+		for (size_t i = 0; i < n; i++) {
+			fprintf(f, "%s:", v[i]->path);
+			for (unsigned j = 0; j < v[i]->ndeps; j++)
+				fprintf(f, " %s", v[i]->deps[j]);
+			fputc('\n', f);
+		}
+	} else if (which == 1) {
+		fputs("# Soft dependencies, trimmed to the modules in this image.\n", f);
+		for (size_t i = 0; i < db->nsoftdeps; i++) {
+			m = bm_moddb_find(db, db->softdeps[i].module);
+			if (m && m->in)
+				put_softdep(f, db, &db->softdeps[i]);
+		}
+	} else if (which == 2) {
+		fputs("# Aliases, trimmed to the modules in this image.\n", f);
+		for (size_t i = 0; i < db->naliases; i++) {
+			const struct bm_alias *a = &db->aliases[i];
+
+			if (bm_mod_normalise(a->module, 0, target, sizeof(target)))
+				continue;
+			m = bm_moddb_find(db, target);
+			if (m && m->in)
+				fprintf(f, "alias %s %s\n", a->pattern, a->module);
+		}
+	} else {
+		fwrite(db->buf[3], 1, db->builtin_len, f);
+	}
+}
+
+static const char *const staged[] = {
+	"modules.dep", "modules.softdep", "modules.alias", "modules.builtin",
+};
+
+static int stage(const char *dir, const struct bm_moddb *db, struct bm_mod **v, size_t n,
+		 char *err, size_t errlen)
+{
+	char path[PATH_MAX];
+
+	if (mkdir(dir, 0755) && errno != EEXIST) {
+		int rc = -errno;
+
+		snprintf(err, errlen, "cannot create %s: %s", dir, strerror(-rc));
+		return rc;
+	}
+	for (int i = 0; i < 4; i++) {
+		FILE *f;
+		int rc = 0;
+
+		snprintf(path, sizeof(path), "%s/%s", dir, staged[i]);
+		f = fopen(path, "we");
+		if (!f) {
+			rc = -errno;
+			snprintf(err, errlen, "cannot open %s: %s", path, strerror(-rc));
+			return rc;
+		}
+		put_index(f, i, db, v, n);
+		if (ferror(f))
+			rc = -EIO;
+		if (fclose(f) && !rc)
+			rc = -errno;
+		if (rc) {
+			snprintf(err, errlen, "cannot write %s: %s", path, strerror(-rc));
+			return rc;
+		}
+	}
+	return 0;
+}
+
+struct lines {
+	char **v;
+	size_t n, cap;
+};
+
+static int lines_add(struct lines *l, const char *fmt, const char *path, const char *host)
+{
+	char *s;
+
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 64;
+		char **p = realloc(l->v, cap * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		l->v = p;
+		l->cap = cap;
+	}
+	if (asprintf(&s, fmt, path, host) < 0)
+		return -ENOMEM;
+	l->v[l->n++] = s;
+	return 0;
+}
+
+/* Sort by the path, the second field. */
+static int cmp_entry(const void *a, const void *b)
+{
+	const char *x = strchr(*(char *const *)a, ' ') + 1;
+	const char *y = strchr(*(char *const *)b, ' ') + 1;
+	size_t lx = strcspn(x, " "), ly = strcspn(y, " ");
+	int c = strncmp(x, y, lx < ly ? lx : ly);
+
+	return c ? c : (lx > ly) - (lx < ly);
+}
+
+/* A file entry at image path ipath, plus a dir entry for every ancestor. */
+static int add_file(struct lines *l, const char *ipath, const char *host)
+{
+	char dir[PATH_MAX];
+	int rc;
+
+	if (strpbrk(ipath, " \t\n") || strpbrk(host, " \t\n") || bm_cpio_check_path(ipath) ||
+	    strlen(ipath) >= sizeof(dir))
+		return -EINVAL;
+	strcpy(dir, ipath);
+	for (char *s = strchr(dir + 1, '/'); s; s = strchr(s + 1, '/')) {
+		*s = '\0';
+		rc = lines_add(l, "dir %s 0755 0 0%s", dir, "");
+		*s = '/';
+		if (rc)
+			return rc;
+	}
+	return lines_add(l, "file %s %s 0644 0 0", ipath, host);
+}
+
+static int add_module(struct lines *l, const char *root, const char *release,
+		      const struct bm_mod *m, char *err, size_t errlen)
+{
+	char ipath[PATH_MAX], host[PATH_MAX];
+	struct stat st;
+	int rc;
+
+	/* depmod writes paths outside the release directory in full */
+	if (m->path[0] == '/')
+		snprintf(ipath, sizeof(ipath), "%s", m->path);
+	else
+		snprintf(ipath, sizeof(ipath), "/lib/modules/%s/%s", release, m->path);
+	snprintf(host, sizeof(host), "%s%s", root, ipath);
+	errno = 0;
+	if (stat(host, &st) || !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "module file %s: %s", host,
+			 errno ? strerror(errno) : "not a regular file");
+		return -ENOENT;
+	}
+	rc = add_file(l, ipath, host);
+	if (rc == -EINVAL)
+		snprintf(err, errlen, "cannot list module file %s", host);
+	return rc;
+}
+
+static int print_list(FILE *out, const char *root, const char *release, const char *stage_dir,
+		      struct bm_mod **v, size_t n, char *err, size_t errlen)
+{
+	struct lines l = { 0 };
+	char ipath[PATH_MAX], host[PATH_MAX];
+	int rc = 0;
+
+	for (size_t i = 0; i < n && !rc; i++)
+		rc = add_module(&l, root, release, v[i], err, errlen);
+	for (int i = 0; i < 4 && !rc; i++) {
+		snprintf(ipath, sizeof(ipath), "/lib/modules/%s/%s", release, staged[i]);
+		snprintf(host, sizeof(host), "%s/%s", stage_dir, staged[i]);
+		rc = add_file(&l, ipath, host);
+		if (rc == -EINVAL)
+			snprintf(err, errlen, "cannot list %s (blanks in the path?)", host);
+	}
+	if (!rc) {
+		qsort(l.v, l.n, sizeof(*l.v), cmp_entry);
+		for (size_t i = 0; i < l.n; i++)
+			if (!i || strcmp(l.v[i], l.v[i - 1]))
+				fprintf(out, "%s\n", l.v[i]);
+	}
+	if (rc == -ENOMEM)
+		snprintf(err, errlen, "out of memory");
+	for (size_t i = 0; i < l.n; i++)
+		free(l.v[i]);
+	free(l.v);
+	return rc;
+}
+
+int bm_modules_list(const char *root, const char *release, const char *const *wanted,
+		    unsigned nwanted, const char *stage_dir, FILE *list_out,
+		    char *err, size_t errlen)
+{
+	struct bm_moddb db;
+	struct bm_mod **v;
+	char dir[PATH_MAX];
+	size_t n;
+	int rc;
+
+	if (!*release || strchr(release, '/') || !strcmp(release, ".") ||
+	    !strcmp(release, "..") || strpbrk(release, " \t\n")) {
+		snprintf(err, errlen, "bad kernel release '%s'", release);
+		return -EINVAL;
+	}
+	if ((size_t)snprintf(dir, sizeof(dir), "%s/lib/modules/%s", root, release) >= sizeof(dir)) {
+		snprintf(err, errlen, "path too long: %s", root);
+		return -EINVAL;
+	}
+	rc = bm_moddb_load(&db, dir, err, errlen);
+	if (rc)
+		goto out_free_db;
+	rc = include_wanted(&db, wanted, nwanted, err, errlen);
+	if (rc)
+		goto out_free_db;
+	v = closure(&db, &n);
+	if (!v) {
+		rc = -ENOMEM;
+		snprintf(err, errlen, "out of memory");
+		goto out_free_db;
+	}
+	rc = stage(stage_dir, &db, v, n, err, errlen);
+	if (!rc)
+		rc = print_list(list_out, root, release, stage_dir, v, n, err, errlen);
+	free(v);
+out_free_db:
+	bm_moddb_free(&db);
+	return rc;
+}

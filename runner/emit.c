@@ -1,0 +1,371 @@
+// SPDX-License-Identifier: MIT
+/* Writes framed records; see emit.h. */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "emit.h"
+
+double emit_now(void)
+{
+	struct timespec ts;
+
+	/* BOOTTIME: as PID 1 this is "seconds since boot", suspend included. */
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+void emit_init_fd(struct emitter *e, int fd, const char *run)
+{
+	memset(e, 0, sizeof(*e));
+	e->fd = fd;
+	snprintf(e->run, sizeof(e->run), "%s", run);
+	pthread_mutex_init(&e->lock, NULL);
+	pthread_cond_init(&e->cond, NULL);
+	e->last_emit = emit_now();
+	snprintf(e->phase, sizeof(e->phase), "boot");
+}
+
+int emit_open(struct emitter *e, const char *path, const char *run)
+{
+	struct termios t;
+	int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	/*
+	 * The tty layer's output processing (ONLCR, tab expansion) would
+	 * change the bytes after the CRC was computed.  Raw mode keeps them
+	 * as written; the speed the kernel chose is left alone.
+	 */
+	if (isatty(fd) && tcgetattr(fd, &t) == 0) {
+		speed_t ospeed = cfgetospeed(&t), ispeed = cfgetispeed(&t);
+
+		cfmakeraw(&t);
+		cfsetospeed(&t, ospeed);
+		cfsetispeed(&t, ispeed);
+		tcsetattr(fd, TCSANOW, &t);
+	}
+	emit_init_fd(e, fd, run);
+	return 0;
+}
+
+void emit_close(struct emitter *e)
+{
+	size_t i;
+
+	emit_beat_stop(e);
+	for (i = 0; i < e->nr; i++)
+		free(e->rlines[i]);
+	free(e->rlines);
+	e->rlines = NULL;
+	e->nr = e->rcap = 0;
+	if (e->fd > 2)
+		close(e->fd);
+	e->fd = -1;
+}
+
+/* One line, one write(): a line is never split by another writer's output. */
+static int write_line(struct emitter *e, const char *buf, size_t len)
+{
+	ssize_t n;
+	size_t done = 0;
+
+	while (done < len) {
+		n = write(e->fd, buf + done, len - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		done += (size_t)n;
+	}
+	e->last_emit = emit_now();
+	return 0;
+}
+
+static int begin(struct emitter *e, struct bm_line *l, char type)
+{
+	return bm_line_start(l, e->run, ++e->seq, type);
+}
+
+/*
+ * A record that does not fit would leave a hole in the sequence, which the
+ * host reads as a lost line; an E record under the same seq says why.
+ */
+static int finish_or_replace(struct emitter *e, struct bm_line *l, int *replaced)
+{
+	int n = bm_line_finish(l);
+
+	*replaced = n < 0;
+	if (n >= 0)
+		return n;
+	bm_line_start(l, e->run, e->seq, BM_REC_ERROR);
+	bm_line_add(l, "class", "internal");
+	bm_line_addf(l, "msg", "record %llu could not be encoded: %s",
+		     (unsigned long long)e->seq, strerror(-n));
+	e->nerrors++;
+	return bm_line_finish(l);
+}
+
+static int finish_write(struct emitter *e, struct bm_line *l)
+{
+	int replaced;
+	int n = finish_or_replace(e, l, &replaced);
+
+	if (n < 0)
+		return n;
+	return write_line(e, l->buf, (size_t)n);
+}
+
+static void add_ctx(struct bm_line *l, const struct emit_ctx *c)
+{
+	if (!c || !c->rep)
+		return;
+	bm_line_add(l, "fs", c->fs);
+	bm_line_add(l, "test", c->test);
+	bm_line_addf(l, "rep", "%d", c->rep);
+}
+
+int emit_hello(struct emitter *e, const struct bm_kv *kv, unsigned n)
+{
+	struct bm_line l;
+	unsigned i;
+	int ret;
+
+	pthread_mutex_lock(&e->lock);
+	begin(e, &l, BM_REC_HELLO);
+	for (i = 0; i < n; i++)
+		bm_line_add(&l, kv[i].key, kv[i].val);
+	ret = finish_write(e, &l);
+	pthread_mutex_unlock(&e->lock);
+	return ret;
+}
+
+int emit_phase(struct emitter *e, const char *phase, const struct emit_ctx *c)
+{
+	struct bm_line l;
+	int ret;
+
+	pthread_mutex_lock(&e->lock);
+	snprintf(e->phase, sizeof(e->phase), "%s", phase);
+	begin(e, &l, BM_REC_PHASE);
+	bm_line_add(&l, "phase", phase);
+	add_ctx(&l, c);
+	ret = finish_write(e, &l);
+	pthread_mutex_unlock(&e->lock);
+	return ret;
+}
+
+static int beat_locked(struct emitter *e)
+{
+	struct bm_line l;
+
+	begin(e, &l, BM_REC_BEAT);
+	bm_line_add(&l, "phase", e->phase);
+	bm_line_addf(&l, "t", "%.1f", emit_now());
+	return finish_write(e, &l);
+}
+
+int emit_beat(struct emitter *e)
+{
+	int ret;
+
+	pthread_mutex_lock(&e->lock);
+	ret = beat_locked(e);
+	pthread_mutex_unlock(&e->lock);
+	return ret;
+}
+
+int emit_beat_maybe(struct emitter *e)
+{
+	int ret = 0;
+
+	pthread_mutex_lock(&e->lock);
+	if (e->beat_secs > 0 && emit_now() - e->last_emit >= (double)e->beat_secs)
+		ret = beat_locked(e);
+	pthread_mutex_unlock(&e->lock);
+	return ret;
+}
+
+static void *beat_main(void *arg)
+{
+	struct emitter *e = arg;
+	struct timespec ts;
+
+	pthread_mutex_lock(&e->lock);
+	while (!e->beat_stop) {
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_sec += 1;
+		pthread_cond_timedwait(&e->cond, &e->lock, &ts);
+		if (!e->beat_stop && emit_now() - e->last_emit >= (double)e->beat_secs)
+			beat_locked(e);
+	}
+	pthread_mutex_unlock(&e->lock);
+	return NULL;
+}
+
+int emit_beat_start(struct emitter *e, long long secs)
+{
+	int ret;
+
+	if (secs <= 0)
+		return -EINVAL;
+	e->beat_secs = secs;
+	e->beat_stop = 0;
+	ret = pthread_create(&e->beat_thread, NULL, beat_main, e);
+	if (ret)
+		return -ret;
+	e->beat_running = 1;
+	return 0;
+}
+
+void emit_beat_stop(struct emitter *e)
+{
+	if (!e->beat_running)
+		return;
+	pthread_mutex_lock(&e->lock);
+	e->beat_stop = 1;
+	pthread_cond_signal(&e->cond);
+	pthread_mutex_unlock(&e->lock);
+	pthread_join(e->beat_thread, NULL);
+	e->beat_running = 0;
+}
+
+void emit_fmt_value(char *buf, size_t len, double v)
+{
+	size_t n;
+
+	if (v == floor(v) && fabs(v) < 1e15) {
+		snprintf(buf, len, "%.0f", v);
+		return;
+	}
+	snprintf(buf, len, "%.6f", v);
+	n = strlen(buf);
+	while (n > 1 && buf[n - 1] == '0')
+		buf[--n] = '\0';
+	if (n > 1 && buf[n - 1] == '.')
+		buf[--n] = '\0';
+}
+
+static int keep_rline(struct emitter *e, const char *buf, size_t len)
+{
+	char **nl;
+	char *copy;
+
+	if (e->nr == e->rcap) {
+		size_t cap = e->rcap ? e->rcap * 2 : 32;
+
+		nl = realloc(e->rlines, cap * sizeof(*nl));
+		if (!nl)
+			return -ENOMEM;
+		e->rlines = nl;
+		e->rcap = cap;
+	}
+	copy = malloc(len + 1);
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, buf, len + 1);
+	e->rlines[e->nr++] = copy;
+	return 0;
+}
+
+static void add_metrics(struct bm_line *l, const struct bm_result *r)
+{
+	char key[BM_KEY_MAX], num[64];
+	unsigned i;
+
+	for (i = 0; i < r->nmetrics; i++) {
+		snprintf(key, sizeof(key), "m_%s", r->m[i].name);
+		emit_fmt_value(num, sizeof(num), r->m[i].value);
+		bm_line_addf(l, key, "%s:%s", num, r->m[i].unit);
+	}
+}
+
+int emit_result(struct emitter *e, const struct bm_result *r,
+		const struct emit_ctx *c, const char *mkfs, const char *mount_opts)
+{
+	struct bm_line l;
+	int n, ret, replaced;
+
+	pthread_mutex_lock(&e->lock);
+	begin(e, &l, BM_REC_RESULT);
+	bm_line_add(&l, "wl", r->wl);
+	bm_line_add(&l, "test", r->test);
+	bm_line_add(&l, "fs", c->fs);
+	bm_line_addf(&l, "rep", "%d", c->rep);
+	bm_line_add(&l, "params", r->params);
+	bm_line_add(&l, "mkfs", mkfs);
+	bm_line_add(&l, "mount", mount_opts);
+	bm_line_addf(&l, "partial", "%d", r->partial ? 1 : 0);
+	add_metrics(&l, r);
+	n = finish_or_replace(e, &l, &replaced);
+	if (n < 0) {
+		ret = n;
+		goto out_unlock;
+	}
+	if (replaced) {
+		ret = write_line(e, l.buf, (size_t)n);
+		goto out_unlock;
+	}
+	/* Counted even if the copy fails: the record itself is still written. */
+	ret = keep_rline(e, l.buf, (size_t)n);
+	n = write_line(e, l.buf, (size_t)n);
+	e->nresults++;
+	if (!ret)
+		ret = n;
+out_unlock:
+	pthread_mutex_unlock(&e->lock);
+	return ret;
+}
+
+int emit_error(struct emitter *e, const char *cls, const struct emit_ctx *c,
+	       const char *fmt, ...)
+{
+	char msg[BM_VAL_MAX / 2];
+	struct bm_line l;
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "bootmark-runner: %s\n", msg);
+	pthread_mutex_lock(&e->lock);
+	begin(e, &l, BM_REC_ERROR);
+	bm_line_add(&l, "class", cls);
+	bm_line_add(&l, "msg", msg);
+	add_ctx(&l, c);
+	ret = finish_write(e, &l);
+	e->nerrors++;
+	pthread_mutex_unlock(&e->lock);
+	return ret;
+}
+
+int emit_end(struct emitter *e)
+{
+	struct bm_line l;
+	size_t i;
+	int ret = 0, r;
+
+	emit_beat_stop(e);
+	pthread_mutex_lock(&e->lock);
+	for (i = 0; i < e->nr; i++) {
+		r = write_line(e, e->rlines[i], strlen(e->rlines[i]));
+		if (r && !ret)
+			ret = r;
+	}
+	begin(e, &l, BM_REC_END);
+	bm_line_addf(&l, "n", "%llu", (unsigned long long)e->seq);
+	bm_line_addf(&l, "results", "%u", e->nresults);
+	bm_line_addf(&l, "errors", "%u", e->nerrors);
+	r = finish_write(e, &l);
+	pthread_mutex_unlock(&e->lock);
+	return ret ? ret : r;
+}

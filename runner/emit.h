@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Record emitter: frames records (common/proto.h) and writes each line with
+ * one write() to the results device.  Keeps every R line so they can be
+ * repeated byte-identical before Z; a heartbeat thread emits B records
+ * while a phase runs, so a long sync() does not look like a hang.
+ */
+#ifndef BM_RUNNER_EMIT_H
+#define BM_RUNNER_EMIT_H
+
+#include <pthread.h>
+#include <stdint.h>
+#include "proto.h"
+#include "result.h"
+
+struct emit_ctx {
+	const char *fs;
+	const char *test;
+	int rep;                 /* 0 = no fs/test/rep keys */
+};
+
+struct emitter {
+	int fd;
+	char run[BM_RUN_LEN + 1];
+	uint64_t seq;
+	unsigned nresults, nerrors;
+	char **rlines;           /* R lines as written, for the final repeat */
+	size_t nr, rcap;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	pthread_t beat_thread;
+	int beat_running, beat_stop;
+	long long beat_secs;
+	double last_emit;        /* CLOCK_BOOTTIME seconds of the last record */
+	char phase[16];
+};
+
+/* Opens path (O_WRONLY|O_NOCTTY; raw mode when it is a tty). 0 or -errno. */
+int emit_open(struct emitter *e, const char *path, const char *run);
+/* Uses an already open fd (tests: a pipe or a file). */
+void emit_init_fd(struct emitter *e, int fd, const char *run);
+void emit_close(struct emitter *e);
+
+/* Starts/stops the heartbeat thread. */
+int emit_beat_start(struct emitter *e, long long secs);
+void emit_beat_stop(struct emitter *e);
+
+int emit_hello(struct emitter *e, const struct bm_kv *kv, unsigned n);
+int emit_phase(struct emitter *e, const char *phase, const struct emit_ctx *c);
+/* A B record now if the interval has passed since the last record. */
+int emit_beat_maybe(struct emitter *e);
+int emit_beat(struct emitter *e);
+int emit_result(struct emitter *e, const struct bm_result *r,
+		const struct emit_ctx *c, const char *mkfs, const char *mount_opts);
+int emit_error(struct emitter *e, const char *cls, const struct emit_ctx *c,
+	       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* Repeats the R lines, then writes Z. */
+int emit_end(struct emitter *e);
+
+/* "%.0f" for integral values, otherwise up to 6 decimals without trailing zeros. */
+void emit_fmt_value(char *buf, size_t len, double v);
+double emit_now(void);
+
+#endif

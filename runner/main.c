@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: MIT
+/*
+ * bootmark-runner: PID 1 of the bootmark image.
+ *
+ * Mounts the kernel filesystems, reads its configuration (the image's
+ * bootmark.conf, then bootmark.* words on the kernel command line), loads
+ * the boot modules, finds the test disk by serial, runs the suite and
+ * powers off.  Every failure becomes an E record followed by a clean
+ * power-off: PID 1 must never exit, or the kernel panics and the host
+ * sees a crash instead of a reason.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "disk.h"
+#include "emit.h"
+#include "fsrun.h"
+#include "hello.h"
+#include "log.h"
+#include "modload.h"
+#include "profile.h"
+
+struct boot {
+	struct runner_cfg cfg;
+	char cfg_err[300];
+	int cfg_bad;
+	char *cmdline;
+	struct emitter em;
+	struct modidx mi;
+	int have_mi;
+	struct disk_info disk;
+	int have_disk;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: bootmark-runner            (as PID 1 in the bootmark image)\n"
+		   "       bootmark-runner --help\n\n"
+		   "Options come from " RUNNER_CONF_PATH " (\"key = value\") and are\n"
+		   "overridden by " RUNNER_CMDLINE_PREFIX "<key>=<value> words on the kernel "
+		   "command line:\n\n");
+	bm_opts_help(runner_opts, RUNNER_CMDLINE_PREFIX, f);
+}
+
+static void early_mounts(void)
+{
+	mkdir("/proc", 0555);
+	mkdir("/sys", 0555);
+	mkdir("/dev", 0755);
+	mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
+	mount("sysfs", "/sys", "sysfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
+	/* EBUSY when the kernel mounted it already (CONFIG_DEVTMPFS_MOUNT). */
+	mount("devtmpfs", "/dev", "devtmpfs", MS_NOSUID, "mode=0755");
+}
+
+/*
+ * The kernel hands init fds 0-2 on /dev/console only if the initramfs had
+ * a /dev/console node when it started; otherwise we start "in the dark".
+ * Now that devtmpfs is mounted the node exists, so open it ourselves.
+ */
+static void reopen_console(void)
+{
+	int fd = open("/dev/console", O_RDWR | O_NOCTTY);
+
+	if (fd < 0)
+		return;
+	dup2(fd, 0);
+	dup2(fd, 1);
+	dup2(fd, 2);
+	if (fd > 2)
+		close(fd);
+}
+
+/* Only the words that let an error record reach the host: run and results. */
+static void salvage_cmdline(struct runner_cfg *c, const char *cmdline)
+{
+	static const char *const keys[] = { "run", "results", "finish" };
+	char buf[4096], *save = NULL, *tok, *eq, err[64];
+	size_t i;
+
+	snprintf(buf, sizeof(buf), "%s", cmdline ? cmdline : "");
+	for (tok = strtok_r(buf, " \t\n", &save); tok; tok = strtok_r(NULL, " \t\n", &save)) {
+		if (strncmp(tok, RUNNER_CMDLINE_PREFIX, strlen(RUNNER_CMDLINE_PREFIX)))
+			continue;
+		tok += strlen(RUNNER_CMDLINE_PREFIX);
+		eq = strchr(tok, '=');
+		if (!eq)
+			continue;
+		*eq = '\0';
+		for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+			if (!strcmp(tok, keys[i]))
+				bm_opt_set(runner_opts, c, tok, eq + 1, err, sizeof(err));
+	}
+	if (runner_cfg_check(c, err, sizeof(err)) && strlen(c->run) != BM_RUN_LEN)
+		c->run[0] = '\0';
+}
+
+static void read_config(struct boot *b)
+{
+	char *conf = NULL;
+	size_t n;
+	int ret;
+
+	if (bm_read_file("/proc/cmdline", &b->cmdline, &n, 4096) == 0) {
+		while (n && b->cmdline[n - 1] == '\n')
+			b->cmdline[--n] = '\0';
+	}
+	ret = bm_read_file(RUNNER_CONF_PATH, &conf, NULL, 64 << 10);
+	if (ret && ret != -ENOENT) {
+		snprintf(b->cfg_err, sizeof(b->cfg_err), "cannot read %s: %s",
+			 RUNNER_CONF_PATH, strerror(-ret));
+		b->cfg_bad = 1;
+	}
+	if (runner_cfg_load(&b->cfg, conf, RUNNER_CONF_PATH, b->cmdline,
+			    b->cfg_err, sizeof(b->cfg_err)) && !b->cfg_bad) {
+		b->cfg_bad = 1;
+		salvage_cmdline(&b->cfg, b->cmdline);
+	}
+	free(conf);
+	runner_loglevel = (int)b->cfg.loglevel;
+}
+
+/* The host normally names the run; otherwise take 8 hex digits from a fresh UUID. */
+static void ensure_run_id(struct runner_cfg *c)
+{
+	char *uuid;
+
+	if (c->run[0])
+		return;
+	if (!bm_read_file("/proc/sys/kernel/random/uuid", &uuid, NULL, 64) &&
+	    strlen(uuid) >= BM_RUN_LEN) {
+		snprintf(c->run, sizeof(c->run), "%.8s", uuid);
+		free(uuid);
+		return;
+	}
+	free(uuid);
+	snprintf(c->run, sizeof(c->run), "%08x", (unsigned)getpid() ^ 0x5eedu);
+}
+
+static void open_results(struct boot *b)
+{
+	int ret = emit_open(&b->em, b->cfg.results, b->cfg.run);
+
+	if (!ret)
+		return;
+	rlog(RLOG_ERR, "cannot open %s: %s; writing records to /dev/console",
+	     b->cfg.results, strerror(-ret));
+	if (emit_open(&b->em, "/dev/console", b->cfg.run))
+		emit_init_fd(&b->em, 1, b->cfg.run);
+}
+
+/* Module index and boot modules: 0, or -errno and the reason in err. */
+static int boot_modules(struct boot *b, char *err, size_t errlen)
+{
+	char dir[256];
+	struct mod_plan plan;
+	int ret;
+
+	if (b->cfg.modules_dir[0])
+		snprintf(dir, sizeof(dir), "%s", b->cfg.modules_dir);
+	else if (modload_default_dir(dir, sizeof(dir))) {
+		snprintf(err, errlen, "uname failed: %s", strerror(errno));
+		return -EIO;
+	}
+	ret = modidx_load(&b->mi, dir, err, errlen);
+	if (ret) {
+		/* A kernel with everything built in needs no module tree. */
+		return b->cfg.modules[0] ? ret : 0;
+	}
+	b->have_mi = 1;
+	mod_plan_init(&plan);
+	ret = mod_plan_add_list(&b->mi, &plan, b->cfg.modules, err, errlen);
+	if (!ret)
+		ret = mod_plan_load(&b->mi, &plan, err, errlen);
+	mod_plan_free(&plan);
+	return ret;
+}
+
+static int find_disk(struct boot *b, char *err, size_t errlen)
+{
+	int ret;
+
+	ret = disk_wait("/sys/block", b->cfg.disk_serial, (int)b->cfg.disk_wait,
+			&b->disk, err, errlen);
+	if (!ret)
+		ret = disk_check_safe("/sys/block", "/proc/self/mountinfo", &b->disk, 1,
+				      err, errlen);
+	b->have_disk = !ret;
+	return ret;
+}
+
+static void say_hello(struct boot *b)
+{
+	struct bm_kv kv[HELLO_KV_MAX];
+	unsigned n = hello_collect(kv, &b->cfg, b->cmdline,
+				   b->have_disk ? &b->disk : NULL);
+
+	emit_hello(&b->em, kv, n);
+}
+
+static void run(struct boot *b)
+{
+	char mod_err[300] = "", disk_err[300] = "";
+	struct fsrun fr;
+	int mod_ret = 0, disk_ret = -ENODEV;
+
+	if (!b->cfg_bad) {
+		mod_ret = boot_modules(b, mod_err, sizeof(mod_err));
+		if (!mod_ret)
+			disk_ret = find_disk(b, disk_err, sizeof(disk_err));
+	}
+	say_hello(b);
+	if (b->cfg_bad) {
+		emit_error(&b->em, "config", NULL, "%s", b->cfg_err);
+		return;
+	}
+	if (mod_ret) {
+		emit_error(&b->em, "module", NULL, "%s", mod_err);
+		return;
+	}
+	if (disk_ret) {
+		emit_error(&b->em, "disk", NULL, "%s", disk_err);
+		return;
+	}
+	rlog(RLOG_INFO, "test disk %s (%s), %llu bytes", b->disk.dev, b->disk.serial,
+	     (unsigned long long)b->disk.size);
+	if (fsrun_setup(&fr, &b->cfg, &b->em, b->have_mi ? &b->mi : NULL, &b->disk) == 0)
+		fsrun_run(&fr);
+	fsrun_free(&fr);
+}
+
+/* PID 1 does not return: end the machine the configured way, or wait forever. */
+static void __attribute__((noreturn)) finish(const struct runner_cfg *c)
+{
+	int how = RB_POWER_OFF;
+
+	if (!strcmp(c->finish, "reboot"))
+		how = RB_AUTOBOOT;
+	else if (!strcmp(c->finish, "halt"))
+		how = RB_HALT_SYSTEM;
+	umount2(c->mnt[0] ? c->mnt : "/mnt/test", MNT_DETACH);
+	sync();
+	reboot(how);
+	rlog(RLOG_ERR, "reboot(2) failed: %s; halting here", strerror(errno));
+	for (;;)
+		pause();
+}
+
+int main(int argc, char **argv)
+{
+	static struct boot b;
+
+	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		usage(stdout);
+		return 0;
+	}
+	if (getpid() != 1) {
+		fprintf(stderr, "bootmark-runner: not PID 1; it runs as /init of the bootmark "
+				"image (--help lists its options)\n");
+		return 100;
+	}
+	early_mounts();
+	reopen_console();
+	/* Line-buffered, so every message reaches the serial console whole and at
+	 * once, even if the machine is powered off right after it. */
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	setvbuf(stderr, NULL, _IOLBF, 0);
+	read_config(&b);
+	ensure_run_id(&b.cfg);
+	open_results(&b);
+	if (emit_beat_start(&b.em, b.cfg.heartbeat))
+		rlog(RLOG_ERR, "no heartbeat thread; records will still be written");
+	run(&b);
+	emit_end(&b.em);
+	emit_close(&b.em);
+	finish(&b.cfg);
+}

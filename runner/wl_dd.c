@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: MIT
+/*
+ * dd: the seed 004 tests (Alex Tomas, 2006).  One job expands into up to
+ * three tests on one file of `size` bytes moved in `bs` blocks:
+ *
+ *   dd<MiB>w   write a new file, then sync()       - writeback is measured
+ *   dd<MiB>r   read the file written by prepare()  - caches dropped first
+ *   dd<MiB>rw  overwrite the file in place, sync() - no O_TRUNC: the
+ *              filesystem keeps its blocks
+ *
+ * After each test the file's extents are counted with FIEMAP as filefrag
+ * does (physically contiguous extents merged); it is the seed's DETAILS
+ * column.  The count is taken inside the window, after sync(), so the
+ * extent map is cached for writes; for reads it costs a few metadata
+ * blocks, which the seed's READ column shows as well.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fiemap_compat.h"
+#include "wl.h"
+#include "wl_dd.h"
+
+#define MiB (1024ull * 1024ull)
+#define DD_BEAT_BYTES (64 * MiB)
+
+enum { DD_WRITE, DD_READ, DD_REWRITE };
+
+static const char *const dd_test_names[] = { "w", "r", "rw", NULL };
+
+static const struct bm_opt dd_opts[] = {
+	{ .name = "size", .type = BM_OPT_SIZE, .off = offsetof(struct dd_opts, size),
+	  .def = "32M", .min = 1 << 20, .max = 0, .help = "file size (at least 1M)" },
+	{ .name = "bs", .type = BM_OPT_SIZE, .off = offsetof(struct dd_opts, bs),
+	  .def = "1M", .min = 512, .max = 64 << 20, .help = "block size of each read/write" },
+	{ .name = "tests", .type = BM_OPT_LIST, .off = offsetof(struct dd_opts, tests),
+	  .len = sizeof(((struct dd_opts *)0)->tests), .def = "w,r,rw",
+	  .choices = dd_test_names, .help = "tests to run: w (write), r (read), rw (rewrite)" },
+	BM_OPT_END
+};
+
+/* Which test the idx-th item of the tests list is, or -EINVAL. */
+static int dd_kind(const struct dd_opts *o, int idx)
+{
+	char buf[sizeof(o->tests)], *save = NULL, *tok;
+	int i = 0, k;
+
+	snprintf(buf, sizeof(buf), "%s", o->tests);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save), i++) {
+		if (i != idx)
+			continue;
+		for (k = 0; dd_test_names[k]; k++)
+			if (!strcmp(tok, dd_test_names[k]))
+				return k;
+	}
+	return -EINVAL;
+}
+
+static int dd_ntests(const void *opts)
+{
+	int n = 0;
+
+	while (dd_kind(opts, n) >= 0)
+		n++;
+	return n;
+}
+
+/* 32M, 4K or a plain byte count: the shortest exact spelling. */
+static void fmt_size(char *buf, size_t len, uint64_t v)
+{
+	static const char suf[] = "KMGT";
+	int i = -1;
+
+	while (v && v % 1024 == 0 && i < 3) {
+		v /= 1024;
+		i++;
+	}
+	if (i < 0)
+		snprintf(buf, len, "%llu", (unsigned long long)v);
+	else
+		snprintf(buf, len, "%llu%c", (unsigned long long)v, suf[i]);
+}
+
+static int dd_describe(const void *opts, int idx, struct bm_result *r)
+{
+	const struct dd_opts *o = opts;
+	char sz[32], bs[32];
+	int k = dd_kind(o, idx);
+
+	if (k < 0)
+		return k;
+	/* In MiB when exact, like the label: "size=2048M" for dd2048w. */
+	if (o->size % MiB == 0)
+		snprintf(sz, sizeof(sz), "%lluM", (unsigned long long)(o->size / MiB));
+	else
+		fmt_size(sz, sizeof(sz), o->size);
+	fmt_size(bs, sizeof(bs), o->bs);
+	snprintf(r->wl, sizeof(r->wl), "dd");
+	snprintf(r->test, sizeof(r->test), "dd%llu%s",
+		 (unsigned long long)(o->size / MiB), dd_test_names[k]);
+	snprintf(r->params, sizeof(r->params), "size=%s bs=%s", sz, bs);
+	return 0;
+}
+
+static void dd_path(const struct wl_ctx *ctx, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/dd.dat", ctx->mnt);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void *dd_buffer(uint64_t bs)
+{
+	unsigned char *b;
+	uint64_t i;
+
+	if (posix_memalign((void **)&b, 4096, bs))
+		return NULL;
+	/* Never zero: a filesystem or device may treat zero blocks specially. */
+	for (i = 0; i < bs; i++)
+		b[i] = (unsigned char)(0x5a ^ (i * 131));
+	for (i = 0; i < bs; i += 512)
+		b[i] = 0xa5;
+	return b;
+}
+
+/* Moves size bytes in bs blocks; short transfers are continued. */
+static int dd_move(struct wl_ctx *ctx, int fd, unsigned char *buf,
+		   const struct dd_opts *o, int writing, uint64_t *done)
+{
+	uint64_t next_beat = DD_BEAT_BYTES, off, len;
+	ssize_t n;
+
+	*done = 0;
+	while (*done < o->size) {
+		/* After a short transfer, finish the block before starting the next. */
+		off = *done % o->bs;
+		len = o->bs - off;
+		if (len > o->size - *done)
+			len = o->size - *done;
+		n = writing ? write(fd, buf + off, len) : read(fd, buf + off, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return writing ? -ENOSPC : -ENODATA; /* file shorter than size */
+		*done += (uint64_t)n;
+		if (*done >= next_beat && ctx->beat) {
+			ctx->beat(ctx, writing ? "dd write" : "dd read");
+			next_beat += DD_BEAT_BYTES;
+		}
+	}
+	return 0;
+}
+
+int dd_count_extents(int fd, unsigned *count)
+{
+	enum { BATCH = 64 };
+	struct fiemap *fm;
+	uint64_t start = 0, expect = UINT64_MAX;
+	unsigned i, n = 0, last = 0;
+	int ret = 0;
+
+	fm = calloc(1, sizeof(*fm) + BATCH * sizeof(struct fiemap_extent));
+	if (!fm)
+		return -ENOMEM;
+	while (!last) {
+		memset(fm, 0, sizeof(*fm));
+		fm->fm_start = start;
+		fm->fm_length = FIEMAP_MAX_OFFSET - start;
+		fm->fm_flags = FIEMAP_FLAG_SYNC;
+		fm->fm_extent_count = BATCH;
+		if (ioctl(fd, FS_IOC_FIEMAP, fm) < 0) {
+			ret = -errno;
+			goto out_free;
+		}
+		if (!fm->fm_mapped_extents)
+			break;
+		for (i = 0; i < fm->fm_mapped_extents; i++) {
+			struct fiemap_extent *fe = &fm->fm_extents[i];
+
+			/* filefrag's rule: a new extent only where the disk run breaks. */
+			if (fe->fe_physical != expect)
+				n++;
+			expect = fe->fe_physical + fe->fe_length;
+			if (fe->fe_flags & FIEMAP_EXTENT_LAST)
+				last = 1;
+			start = fe->fe_logical + fe->fe_length;
+		}
+	}
+	*count = n;
+out_free:
+	free(fm);
+	return ret;
+}
+
+static int dd_write_file(struct wl_ctx *ctx, const struct dd_opts *o, int trunc,
+			 uint64_t *done)
+{
+	char path[512];
+	unsigned char *buf = dd_buffer(o->bs);
+	int fd, ret;
+
+	*done = 0;
+	if (!buf)
+		return -ENOMEM;
+	dd_path(ctx, path, sizeof(path));
+	fd = open(path, O_WRONLY | O_CLOEXEC | (trunc ? O_CREAT | O_TRUNC : 0), 0644);
+	if (fd < 0) {
+		ret = -errno;
+		goto out_free_buf;
+	}
+	ret = dd_move(ctx, fd, buf, o, 1, done);
+	if (close(fd) && !ret)
+		ret = -errno;
+out_free_buf:
+	free(buf);
+	return ret;
+}
+
+static int dd_read_file(struct wl_ctx *ctx, const struct dd_opts *o, uint64_t *done)
+{
+	char path[512];
+	unsigned char *buf = dd_buffer(o->bs);
+	int fd, ret;
+
+	*done = 0;
+	if (!buf)
+		return -ENOMEM;
+	dd_path(ctx, path, sizeof(path));
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		goto out_free_buf;
+	}
+	ret = dd_move(ctx, fd, buf, o, 0, done);
+	close(fd);
+out_free_buf:
+	free(buf);
+	return ret;
+}
+
+/* read and rewrite need the file on disk; write starts from an empty fs. */
+static int dd_prepare(struct wl_ctx *ctx, const void *opts, int idx)
+{
+	uint64_t done;
+	int k = dd_kind(opts, idx), ret;
+
+	if (k < 0)
+		return k;
+	if (k == DD_WRITE)
+		return 0;
+	ret = dd_write_file(ctx, opts, 1, &done);
+	sync();
+	return ret;
+}
+
+static void dd_add_extents(struct wl_ctx *ctx, struct bm_result *r)
+{
+	char path[512];
+	unsigned n;
+	int fd;
+
+	dd_path(ctx, path, sizeof(path));
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (!dd_count_extents(fd, &n))
+		bm_result_add(r, "extents", n, "count");
+	close(fd);
+}
+
+static int dd_run(struct wl_ctx *ctx, const void *opts, int idx, struct bm_result *r)
+{
+	const struct dd_opts *o = opts;
+	int k = dd_kind(o, idx), ret;
+	uint64_t done = 0;
+	double t0, t;
+
+	if (k < 0)
+		return k;
+	t0 = now_s();
+	if (k == DD_READ) {
+		ret = dd_read_file(ctx, o, &done);
+	} else {
+		ret = dd_write_file(ctx, o, k == DD_WRITE, &done);
+		/* Part of the test, as in the seed: REAL includes writeback. */
+		sync();
+	}
+	t = now_s() - t0;
+	bm_result_add(r, "bytes", (double)done, "B");
+	if (t > 0)
+		bm_result_add(r, "bw", (double)done / MiB / t, "MiB/s");
+	dd_add_extents(ctx, r);
+	if (ret)
+		r->partial = 1;
+	return ret;
+}
+
+const struct wl_ops wl_dd_ops = {
+	.name = "dd",
+	.flags = 0,
+	.opts = dd_opts,
+	.opts_size = sizeof(struct dd_opts),
+	.ntests = dd_ntests,
+	.describe = dd_describe,
+	.prepare = dd_prepare,
+	.run = dd_run,
+};

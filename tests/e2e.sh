@@ -1,0 +1,83 @@
+#!/bin/sh
+# End-to-end: boot real Debian kernels in QEMU, run the smoke suite on ext4 and xfs,
+# check every record of every run (tests/e2e_check.c), and check the export.
+# Both kernel generations: 6.1 ships plain .ko modules, 6.12 ships .ko.xz.
+# Exit: 0 pass, 1 fail, 77 skip (no QEMU, or the kernels cannot be fetched).
+set -u
+kernels=${BM_E2E_KERNELS:-"deb:6.1.0-53-amd64 deb:6.12.117+deb12-amd64"}
+suite=smoke
+fs=ext4,xfs
+bin=build/bootmark
+check=build/gcc/tests/e2e_check
+pass=0 fail=0
+
+ok() { pass=$((pass + 1)); echo "ok - $*"; }
+notok() { fail=$((fail + 1)); echo "not ok - $*"; }
+finish() {
+	echo "e2e: $pass passed, $fail failed"
+	[ "$fail" -eq 0 ]
+	exit $?
+}
+
+command -v qemu-system-x86_64 >/dev/null || { echo "# SKIP no qemu-system-x86_64"; exit 77; }
+out=$(mktemp -d /tmp/bootmark-e2e.XXXXXX)
+args=""
+for k in $kernels; do
+	if ! $bin kernel fetch "$k" >"$out/fetch.log" 2>&1; then
+		cat "$out/fetch.log"
+		echo "# SKIP cannot fetch $k"
+		exit 77
+	fi
+	args="$args --kernel $k"
+done
+
+# shellcheck disable=SC2086 # args is a list of flags
+$bin run $args --suite $suite --fs $fs --out "$out/run"
+rc=$?
+[ $rc -eq 0 ] && ok "bootmark run exits 0" || notok "bootmark run exits 0 (got $rc)"
+
+for k in $kernels; do
+	rel=${k#deb:}
+	log=$(find "$out/run" -name results.log -path "*$rel*" | head -n 1)
+	if [ -z "$log" ]; then
+		notok "$rel: results.log exists"
+		continue
+	fi
+	ok "$rel: results.log exists"
+	if $check "$log" configs $suite $fs "$rel" >"$out/check-$rel.tap"; then
+		ok "$rel: every record checks ($(grep -c '^ok' "$out/check-$rel.tap") checks)"
+	else
+		grep '^not ok' "$out/check-$rel.tap" | sed 's/^/#   /'
+		notok "$rel: every record checks"
+	fi
+done
+
+# export: one row per measured value, for both kernels and both filesystems
+if $bin export --format json "$out/run" >"$out/export.json" &&
+   $bin export --format csv "$out/run" >"$out/export.csv"; then
+	ok "export json and csv"
+	for k in $kernels; do
+		rel=${k#deb:}
+		for f in $(echo $fs | tr , ' '); do
+			n=$(grep -c "^\"\{0,1\}$rel\"\{0,1\},$f,dd," "$out/export.csv")
+			[ "$n" -gt 0 ] && ok "export lists dd metrics for $rel $f ($n rows)" ||
+				notok "export lists dd metrics for $rel $f"
+		done
+	done
+	head -n 1 "$out/export.csv" | grep -q '^kernel,fs,workload,variant,metric,value,unit,repeat' &&
+		ok "csv header" || notok "csv header"
+else
+	notok "export json and csv"
+fi
+
+# bootmark parse reads a console-style log captured elsewhere
+log=$(find "$out/run" -name results.log | head -n 1)
+if [ -n "$log" ] && $bin parse "$log" >"$out/parse.txt" 2>&1 && grep -q 'dd' "$out/parse.txt"; then
+	ok "bootmark parse reads a captured log"
+else
+	notok "bootmark parse reads a captured log"
+fi
+
+[ "$fail" -eq 0 ] && [ -z "${BM_E2E_KEEP:-}" ] && rm -rf "$out"
+[ "$fail" -ne 0 ] && echo "# kept $out"
+finish

@@ -1,0 +1,39 @@
+#!/bin/sh
+# The base image is reproducible and needs no root: build it twice in two fresh
+# build folders (as a normal user when we are root) and compare the bytes.
+# Exit: 0 pass, 1 fail.
+set -u
+pass=0 fail=0
+ok() { pass=$((pass + 1)); echo "ok - $*"; }
+notok() { fail=$((fail + 1)); echo "not ok - $*"; }
+
+tmp=$(mktemp -d /tmp/bootmark-image.XXXXXX)
+chmod 0755 "$tmp"
+src=$(pwd)
+as_user() { sh -c "$1"; }
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
+	# a normal user builds from a copy of the tree it may read
+	cp -a "$src" "$tmp/src" && rm -rf "$tmp/src/build" && chown -R nobody:nogroup "$tmp"
+	src="$tmp/src"
+	as_user() { setpriv --reuid=nobody --regid=nogroup --clear-groups sh -c "$1"; }
+fi
+for i in 1 2; do
+	if as_user "cd '$src' && make -s O='$tmp/b$i' '$tmp/b$i/base.cpio.xz'" >"$tmp/log$i" 2>&1; then
+		ok "build $i as $(as_user 'id -un')"
+	else
+		sed 's/^/#   /' "$tmp/log$i" | tail -n 20
+		notok "build $i as $(as_user 'id -un')"
+	fi
+done
+cmp -s "$tmp/b1/base.cpio.xz" "$tmp/b2/base.cpio.xz" && ok "two builds give identical bytes" ||
+	notok "two builds give identical bytes"
+if cpio -t <"$tmp/b1/base.cpio" >"$tmp/list" 2>/dev/null && grep -qx init "$tmp/list"; then
+	ok "cpio -t lists the image ($(wc -l <"$tmp/list") entries, /init present)"
+else
+	notok "cpio -t lists the image"
+fi
+size=$(stat -c %s "$tmp/b1/base.cpio.xz" 2>/dev/null || echo 0)
+echo "# base.cpio.xz: $size bytes"
+rm -rf "$tmp"
+echo "image: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
