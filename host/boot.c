@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: MIT
+/* One boot: initrd, scratch disk, accelerator, QEMU under the watchdog, verdict. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "boot.h"
+#include "initrd.h"
+#include "profile.h"
+#include "sha256.h"
+#include "util.h"
+
+#define PANIC_GRACE_S 10
+
+/* A fresh sparse image every boot: no state leaks from the last kernel. */
+static int make_disk(const char *path, unsigned long long size)
+{
+	int fd, rc = 0;
+
+	unlink(path);
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	if (ftruncate(fd, (off_t)size))
+		rc = -errno;
+	close(fd);
+	return rc;
+}
+
+static int prepare(const struct bm_run_cfg *c, struct bm_kspec *spec, struct bm_boot *b)
+{
+	struct bm_initrd_req req = {
+		.tools_dir = c->tools, .image = c->image, .modules = c->modules,
+		.out = b->initrd, .workdir = b->dir, .cacheable = spec->kind == BM_KSPEC_DEB,
+	};
+	int rc;
+
+	rc = bm_kernel_resolve(spec, 1, &b->k);
+	if (rc) {
+		if (rc == -ENOENT)
+			bm_msg("kernel %s is not available", spec->text);
+		return rc;
+	}
+	req.k = &b->k;
+	if (bm_path(b->initrd, sizeof(b->initrd), "%s/initrd.img", b->dir) ||
+	    bm_path(b->disk, sizeof(b->disk), "%s/disk.img", b->dir))
+		return -ENAMETOOLONG;
+	rc = bm_initrd_build(&req, b->initrd_desc, sizeof(b->initrd_desc));
+	if (rc)
+		return rc;
+	rc = make_disk(b->disk, c->disk_size);
+	if (rc) {
+		bm_msg("cannot create %s: %s", b->disk, strerror(-rc));
+		return rc;
+	}
+	rc = bm_disk_cache_mode(b->disk, c->disk_cache, b->disk_cache, sizeof(b->disk_cache));
+	if (rc)
+		return rc;
+	rc = bm_sha256_file(b->k.vmlinuz, b->sha_vmlinuz);
+	if (!rc)
+		rc = bm_sha256_file(b->initrd, b->sha_initrd);
+	if (!rc)
+		rc = bm_run_id(b->run);
+	if (rc)
+		return rc;
+	/* loglevel=4 keeps warnings and panics on the console, drops chatter */
+	return bm_path(b->append, sizeof(b->append),
+		       "console=ttyS0,115200 panic=-1 loglevel=4 bootmark.run=%s "
+		       "bootmark.suite=%s bootmark.fs=%s bootmark.disk_serial=%s "
+		       "bootmark.results=/dev/ttyS1 bootmark.finish=poweroff",
+		       b->run, c->suite, c->fs, BM_DISK_SERIAL);
+}
+
+static int launch(const struct bm_run_cfg *c, struct bm_boot *b)
+{
+	char con[PATH_MAX], res[PATH_MAX], qlog[PATH_MAX];
+	struct bm_qemu_cfg q = {
+		.vmlinuz = b->k.vmlinuz, .initrd = b->initrd, .append = b->append,
+		.console_log = con, .results_log = res, .disk = b->disk,
+		.disk_cache = b->disk_cache, .machine = c->machine, .kvm = b->kvm,
+		.mem_mib = c->mem, .smp = c->smp,
+	};
+	struct bm_watch_cfg w = {
+		.console_log = con, .results_log = res, .qemu_log = qlog,
+		.silence_s = c->silence, .timeout_s = c->timeout, .panic_grace_s = PANIC_GRACE_S,
+	};
+	int rc;
+
+	if (bm_path(con, sizeof(con), "%s/console.log", b->dir) ||
+	    bm_path(res, sizeof(res), "%s/results.log", b->dir) ||
+	    bm_path(qlog, sizeof(qlog), "%s/qemu.log", b->dir))
+		return -ENAMETOOLONG;
+	rc = bm_qemu_argv(&q, &b->argv);
+	if (rc)
+		return rc;
+	bm_msg("booting %s (run %s, %s)", b->label, b->run, b->kvm ? "kvm" : "tcg");
+	bm_utc_now(b->start, sizeof(b->start));
+	rc = bm_qemu_watch(b->argv.v, &w, &b->w);
+	bm_utc_now(b->end, sizeof(b->end));
+	if (rc) {
+		bm_msg("cannot start %s: %s", BM_QEMU_BIN, strerror(-rc));
+		b->w.verdict = BM_WATCH_NOSTART;
+	}
+	return rc;
+}
+
+int bm_boot_load(const char *dir, const char *run, struct bm_results *r, struct bm_console *con)
+{
+	char path[PATH_MAX], *text = NULL;
+	size_t len = 0;
+	int rc;
+
+	memset(con, 0, sizeof(*con));
+	if (bm_path(path, sizeof(path), "%s/console.log", dir))
+		return -ENAMETOOLONG;
+	if (!bm_read_file(path, &text, &len, (size_t)1 << 30)) {
+		bm_console_scan(text, len, con);
+		free(text);
+	}
+	if (bm_path(path, sizeof(path), "%s/results.log", dir))
+		return -ENAMETOOLONG;
+	rc = bm_results_load(r, path, run);
+	if ((rc && rc != -ENOENT) || (!rc && r->max_seq))
+		goto out_source;
+	/* One shared UART (PXE boxes): the records are on the console. */
+	if (!rc)
+		bm_results_free(r);
+	snprintf(path, sizeof(path), "%s/console.log", dir);
+	rc = bm_results_load(r, path, run);
+	snprintf(r->source, sizeof(r->source), "console.log");
+	return rc;
+out_source:
+	snprintf(r->source, sizeof(r->source), "results.log");
+	return rc;
+}
+
+int bm_boot_one(const struct bm_run_cfg *c, struct bm_kspec *spec, struct bm_boot *b)
+{
+	struct bm_console con;
+	char path[PATH_MAX];
+	const char *why = NULL;
+	int rc;
+
+	rc = bm_mkdir_p(b->dir, 0755);
+	if (rc) {
+		bm_msg("cannot create %s: %s", b->dir, strerror(-rc));
+		return rc;
+	}
+	rc = prepare(c, spec, b);
+	if (!rc) {
+		rc = bm_kvm_choose(c->accel, b->k.vmlinuz, b->dir, &b->kvm, b->accel_why,
+				   sizeof(b->accel_why));
+		if (rc)
+			why = b->accel_why;
+	}
+	if (!rc)
+		rc = launch(c, b);
+	if (rc) {
+		b->w.verdict = BM_WATCH_NOSTART;
+		bm_path(b->res.status_why, sizeof(b->res.status_why), "%s", why ? why : strerror(-rc));
+		b->res.status = BM_ST_INFRA_ERROR;
+		bm_write_meta(b);
+		return rc;
+	}
+	if (bm_boot_load(b->dir, b->run, &b->res, &con))
+		memset(&b->res, 0, sizeof(b->res));
+	bm_classify(&b->res, &con, b->w.verdict, b->w.why);
+	if (bm_path(path, sizeof(path), "%s/results.json", b->dir) ||
+	    bm_write_results_json(path, &b->res) || bm_write_meta(b))
+		bm_msg("cannot write the JSON files in %s", b->dir);
+	if (!c->keep_disk)
+		unlink(b->disk);
+	return 0;
+}

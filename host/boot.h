@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: MIT */
+/* One boot of one kernel, and the files it leaves in OUT/<label>/. */
+#ifndef BM_BOOT_H
+#define BM_BOOT_H
+
+#include <limits.h>
+#include <stdio.h>
+
+#include "kernel.h"
+#include "qemu.h"
+#include "results.h"
+
+struct bm_boot {
+	char label[BM_REL_MAX + 16];  /* OUT/<label>/ */
+	char dir[PATH_MAX];
+	const char *spec;
+	struct bm_kernel k;
+	char run[BM_RUN_LEN + 1];
+	char append[1024];
+	char initrd[PATH_MAX];
+	char initrd_desc[PATH_MAX * 2 + 8];
+	char disk[PATH_MAX];
+	char disk_cache[16];
+	struct bm_argv argv;
+	int kvm;
+	char accel_why[300];
+	char sha_vmlinuz[65];
+	char sha_initrd[65];
+	char start[32], end[32];
+	struct bm_watch_result w;
+	struct bm_results res;
+};
+
+/* Settings shared by all boots of one "bootmark run". */
+struct bm_run_cfg {
+	const char *out;
+	const char *suite;
+	const char *fs;           /* comma list of profile names */
+	const char *tools;        /* directory of bm-mkinitramfs */
+	const char *image;        /* base.cpio.xz */
+	const char *accel;        /* auto, kvm, tcg */
+	const char *disk_cache;   /* auto, none, writeback, unsafe, directsync */
+	const char *machine;      /* q35, pc */
+	const char *modules;      /* boot modules + the profiles' modules */
+	unsigned long long disk_size;
+	int mem, smp, silence, timeout, keep_disk;
+};
+
+/*
+ * Resolves (fetching if needed) and boots one kernel into b->dir; b->label
+ * and b->spec are set by the caller.  Returns 0 when QEMU ran (the verdict
+ * is b->res.status) or -errno for an infrastructure failure (reported).
+ */
+int bm_boot_one(const struct bm_run_cfg *c, struct bm_kspec *spec, struct bm_boot *b);
+/* Reads OUT/<label>/results.log, or console.log when it holds no record. */
+int bm_boot_load(const char *dir, const char *run, struct bm_results *r, struct bm_console *con);
+
+/* OUT/<label>/meta.json */
+int bm_write_meta(const struct bm_boot *b);
+/* results.json for one boot (also used by "parse --out"). */
+int bm_write_results_json(const char *path, const struct bm_results *r);
+void bm_results_json(FILE *f, const struct bm_results *r);
+
+#endif

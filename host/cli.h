@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: MIT */
+/* Subcommands of the host CLI and their shared option parsing. */
+#ifndef BM_CLI_H
+#define BM_CLI_H
+
+#include <stdio.h>
+
+#include "opts.h"
+
+int bm_cmd_run(int argc, char **argv);
+int bm_cmd_parse(int argc, char **argv);
+int bm_cmd_export(int argc, char **argv);
+int bm_cmd_kernel(int argc, char **argv);
+
+/*
+ * One step of "--name=value", "--name value" or "--flag" parsing, from
+ * argv[*i].  Options in tab are set through bm_opt_set (BOOL options take
+ * no value); names in extra[] (repeatable ones such as --kernel) are
+ * returned in *name and *val for the caller.  A word not starting with "--"
+ * is returned with *name = NULL.  Returns 0 on success, 1 for --help or
+ * -h, -EINVAL after printing a message.
+ */
+int bm_cli_step(const struct bm_opt *tab, void *obj, const char *const *extra,
+		int argc, char **argv, int *i, const char **name, const char **val);
+/* Prints "options:" and one line per table entry with --name. */
+void bm_cli_help(FILE *f, const struct bm_opt *tab);
+
+#endif

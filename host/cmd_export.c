@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: MIT
+/* bootmark export --format json|csv DIR...: tidy rows from run directories. */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "boot.h"
+#include "cli.h"
+#include "export.h"
+#include "util.h"
+
+struct export_opts {
+	char format[8];
+	char out[PATH_MAX];
+};
+
+static const char *const formats[] = { "json", "csv", NULL };
+
+static const struct bm_opt export_tab[] = {
+	{ .name = "format", .type = BM_OPT_STR, .off = offsetof(struct export_opts, format),
+	  .len = 8, .def = "json", .choices = formats,
+	  .help = "json: one array of row objects; csv: header line, then rows" },
+	{ .name = "out", .type = BM_OPT_STR, .off = offsetof(struct export_opts, out),
+	  .len = PATH_MAX, .help = "write to this file instead of stdout" },
+	BM_OPT_END,
+};
+
+static void export_usage(FILE *f)
+{
+	fprintf(f, "usage: bootmark export [--format json|csv] [--out FILE] DIR...\n\n"
+		   "DIR is a run directory (bootmark run --out) or one boot's directory in it.\n"
+		   "One row per measured value: kernel, fs, workload, variant, metric, value,\n"
+		   "unit, repeat, partial, status, run, label.  Rows are re-read from each\n"
+		   "boot's results.log (console.log when that holds no record).\n"
+		   "Exit: 0 ok, 100 bad input (no such directory, no boot in it), 111 system error.\n\n"
+		   "options:\n");
+	bm_cli_help(f, export_tab);
+}
+
+static int is_boot_dir(const char *dir)
+{
+	char p[PATH_MAX];
+
+	return (!bm_path(p, sizeof(p), "%s/results.log", dir) && bm_is_file(p)) ||
+	       (!bm_path(p, sizeof(p), "%s/console.log", dir) && bm_is_file(p));
+}
+
+static int export_boot(struct bm_export *e, const char *dir)
+{
+	struct bm_results r;
+	struct bm_console con;
+	const char *label = strrchr(dir, '/') ? strrchr(dir, '/') + 1 : dir;
+	int rc;
+
+	rc = bm_boot_load(dir, "", &r, &con);
+	if (rc) {
+		bm_msg("cannot read the logs in %s: %s", dir, strerror(-rc));
+		return rc;
+	}
+	bm_classify(&r, &con, BM_WATCH_NONE, NULL);
+	bm_export_boot(e, label, &r);
+	bm_results_free(&r);
+	return 0;
+}
+
+static int cmp_names(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+/* Number of boot directories DIR is or holds. */
+static int count_boots(const char *dir)
+{
+	struct dirent **names;
+	char sub[PATH_MAX];
+	int n, i, found = 0;
+
+	if (is_boot_dir(dir))
+		return 1;
+	n = scandir(dir, &names, NULL, cmp_names);
+	if (n < 0)
+		return 0;
+	for (i = 0; i < n; i++) {
+		if (names[i]->d_name[0] != '.' &&
+		    !bm_path(sub, sizeof(sub), "%s/%s", dir, names[i]->d_name) &&
+		    bm_is_dir(sub) && is_boot_dir(sub))
+			found++;
+		free(names[i]);
+	}
+	free(names);
+	return found;
+}
+
+/* A boot dir itself, or the boot dirs in a run dir (sorted: stable output). */
+static int export_dir(struct bm_export *e, const char *dir)
+{
+	struct dirent **names;
+	char sub[PATH_MAX];
+	int n, i, found = 0, rc = 0;
+
+	if (is_boot_dir(dir))
+		return export_boot(e, dir);
+	n = scandir(dir, &names, NULL, cmp_names);
+	if (n < 0) {
+		bm_msg("cannot read directory %s: %s", dir, strerror(errno));
+		return -EINVAL;
+	}
+	for (i = 0; i < n; i++) {
+		if (names[i]->d_name[0] != '.' &&
+		    !bm_path(sub, sizeof(sub), "%s/%s", dir, names[i]->d_name) &&
+		    bm_is_dir(sub) && is_boot_dir(sub)) {
+			found++;
+			if (!rc)
+				rc = export_boot(e, sub);
+		}
+		free(names[i]);
+	}
+	free(names);
+	if (!found) {
+		bm_msg("%s holds no boot (no results.log or console.log)", dir);
+		return -EINVAL;
+	}
+	return rc;
+}
+
+int bm_cmd_export(int argc, char **argv)
+{
+	struct export_opts o;
+	struct bm_export e;
+	const char *name, *val;
+	char **dirs;
+	int i, nd = 0, rc = 0;
+	FILE *f = stdout;
+
+	if (bm_opts_defaults(export_tab, &o))
+		return BM_EXIT_SYSTEM;
+	dirs = calloc((size_t)argc, sizeof(*dirs));
+	if (!dirs)
+		return BM_EXIT_SYSTEM;
+	for (i = 1; i < argc; i++) {
+		rc = bm_cli_step(export_tab, &o, NULL, argc, argv, &i, &name, &val);
+		if (rc == 1) {
+			export_usage(stdout);
+			rc = BM_EXIT_OK;
+			goto out_free_dirs;
+		}
+		if (rc) {
+			rc = BM_EXIT_USAGE;
+			goto out_free_dirs;
+		}
+		if (!name)
+			dirs[nd++] = (char *)val;
+	}
+	rc = BM_EXIT_USAGE;
+	if (!nd) {
+		bm_msg("missing DIR (see bootmark export --help)");
+		goto out_free_dirs;
+	}
+	for (i = 0; i < nd; i++) {
+		if (!bm_is_dir(dirs[i])) {
+			bm_msg("%s is not a directory", dirs[i]);
+			goto out_free_dirs;
+		}
+		if (!count_boots(dirs[i])) {
+			bm_msg("%s holds no boot (no results.log or console.log)", dirs[i]);
+			goto out_free_dirs;
+		}
+	}
+	if (o.out[0] && !(f = fopen(o.out, "we"))) {
+		bm_msg("cannot open %s: %s", o.out, strerror(errno));
+		rc = BM_EXIT_SYSTEM;
+		goto out_free_dirs;
+	}
+	bm_export_begin(&e, f, strcmp(o.format, "csv") ? BM_EXPORT_JSON : BM_EXPORT_CSV);
+	for (i = 0, rc = 0; i < nd && !rc; i++)
+		rc = export_dir(&e, dirs[i]);
+	bm_export_end(&e);
+	if ((f != stdout && fclose(f)) || (f == stdout && fflush(f))) {
+		bm_msg("cannot write %s: %s", o.out[0] ? o.out : "standard output", strerror(errno));
+		rc = -EIO;
+	}
+	rc = rc == -EINVAL ? BM_EXIT_USAGE : rc ? BM_EXIT_SYSTEM : BM_EXIT_OK;
+out_free_dirs:
+	free(dirs);
+	return rc;
+}

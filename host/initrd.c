@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: MIT
+/* Module archives (bm-mkinitramfs + a compressor the kernel has) and initrd.img. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "initrd.h"
+#include "profile.h"
+#include "sha256.h"
+#include "util.h"
+
+#define DEFAULT_BOOT_MODULES "virtio_pci,virtio_blk"
+
+struct compressor {
+	const char *sym;       /* CONFIG_RD_* the kernel needs */
+	const char *ext;
+	char *const *argv;     /* reads stdin-less: file argument appended */
+};
+
+static char *const xz_argv[] = { "xz", "--check=crc32", "-T1", "-9", "-c", NULL };
+static char *const zstd_argv[] = { "zstd", "-q", "-19", "-c", NULL };
+static char *const gzip_argv[] = { "gzip", "-n", "-9", "-c", NULL };
+
+/* In order of preference; the kernel's xz support also decides the base. */
+static const struct compressor compressors[] = {
+	{ "CONFIG_RD_XZ", "xz", xz_argv },
+	{ "CONFIG_RD_ZSTD", "zst", zstd_argv },
+	{ "CONFIG_RD_GZIP", "gz", gzip_argv },
+};
+
+/* Without a config gzip is the safe guess: every x86 distro kernel has it. */
+static const struct compressor *pick(const struct bm_kernel *k, int *has_xz)
+{
+	size_t i;
+
+	*has_xz = 1;
+	if (!k->config[0])
+		return &compressors[2];
+	*has_xz = bm_kconfig_has(k->config, "CONFIG_RD_XZ") == 1;
+	for (i = 0; i < sizeof(compressors) / sizeof(compressors[0]); i++)
+		if (bm_kconfig_has(k->config, compressors[i].sym) == 1)
+			return &compressors[i];
+	return NULL;
+}
+
+static int compress_to(const struct compressor *c, const char *in, const char *out)
+{
+	char *argv[8];
+	int i, fd, rc;
+
+	for (i = 0; c->argv[i]; i++)
+		argv[i] = c->argv[i];
+	argv[i++] = (char *)in;
+	argv[i] = NULL;
+	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	rc = bm_run_ok(argv, NULL, fd);
+	close(fd);
+	return rc;
+}
+
+/* bm-mkinitramfs --modules ... > list; bm-mkinitramfs -o cpio list; compress. */
+static int make_archive(const struct bm_initrd_req *req, const struct compressor *c,
+			const char *stage, const char *dst)
+{
+	char tool[4096], list[4096], cpio[4096], tmp[4096], names[1024];
+	char *mods[] = { tool, "--modules", (char *)req->k->modroot, (char *)req->k->release,
+			 (char *)stage, names, NULL };
+	char *arch[] = { tool, "-o", cpio, list, NULL };
+	int fd, rc;
+
+	if (bm_path(tool, sizeof(tool), "%s/bm-mkinitramfs", req->tools_dir) ||
+	    bm_path(list, sizeof(list), "%s/modules.list", stage) ||
+	    bm_path(cpio, sizeof(cpio), "%s/modules.cpio", stage) ||
+	    bm_path(tmp, sizeof(tmp), "%s.tmp", dst) ||
+	    bm_path(names, sizeof(names), "%s", req->modules))
+		return -ENAMETOOLONG;
+	fd = open(list, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	rc = bm_run_ok(mods, NULL, fd);
+	close(fd);
+	if (rc)
+		return rc;
+	rc = bm_run_ok(arch, NULL, -1);
+	if (rc)
+		return rc;
+	rc = compress_to(c, cpio, tmp);
+	if (!rc && rename(tmp, dst))
+		rc = -errno;
+	if (rc)
+		unlink(tmp);
+	return rc;
+}
+
+/* Finds or builds the module archive; path gets its name. */
+static int module_archive(const struct bm_initrd_req *req, const struct compressor *c,
+			  char *path, size_t len)
+{
+	char dir[4096], stage[4096], key[300], hex[65];
+	int rc;
+
+	if (req->cacheable) {
+		rc = bm_cache_root(dir, sizeof(dir));
+		if (!rc)
+			rc = bm_path(dir + strlen(dir), sizeof(dir) - strlen(dir), "/initrd");
+	} else {
+		rc = bm_path(dir, sizeof(dir), "%s", req->workdir);
+	}
+	if (!rc)
+		rc = bm_mkdir_p(dir, 0755);
+	if (rc)
+		return rc;
+	snprintf(key, sizeof(key), "%s\n%s", req->modules, c->ext);
+	bm_sha256_hex(key, strlen(key), hex);
+	hex[12] = '\0';
+	if (bm_path(path, len, "%s/%s-%s.cpio.%s", dir, req->k->release, hex, c->ext) ||
+	    bm_path(stage, sizeof(stage), "%s/.stage-XXXXXX", dir))
+		return -ENAMETOOLONG;
+	if (req->cacheable && bm_is_file(path))
+		return 0;
+	if (!mkdtemp(stage))
+		return -errno;
+	rc = make_archive(req, c, stage, path);
+	bm_rm_rf(stage);
+	return rc;
+}
+
+/* Zero bytes up to a 4-byte boundary: an uncompressed cpio must start aligned. */
+static int pad4(int fd)
+{
+	static const char zero[4];
+	off_t end = lseek(fd, 0, SEEK_END);
+
+	if (end < 0)
+		return -errno;
+	if (end % 4 && write(fd, zero, (size_t)(4 - end % 4)) != 4 - end % 4)
+		return -EIO;
+	return 0;
+}
+
+static int concat(const char *out, const char *base, const char *mods)
+{
+	char tmp[4096];
+	int fd, rc;
+
+	if (bm_path(tmp, sizeof(tmp), "%s.tmp", out))
+		return -ENAMETOOLONG;
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	rc = bm_append_file(fd, base);
+	if (!rc && mods[0]) {
+		rc = pad4(fd);
+		if (!rc)
+			rc = bm_append_file(fd, mods);
+	}
+	if (close(fd) && !rc)
+		rc = -errno;
+	if (!rc && rename(tmp, out))
+		rc = -errno;
+	if (rc)
+		unlink(tmp);
+	return rc;
+}
+
+int bm_initrd_build(const struct bm_initrd_req *req, char *desc, size_t desclen)
+{
+	const struct compressor *c;
+	char base[4096], mods[4096] = "";
+	size_t n;
+	int has_xz, rc;
+
+	c = pick(req->k, &has_xz);
+	if (!c) {
+		bm_msg("kernel %s supports no initrd compression we can make (xz, zstd, gzip)",
+		       req->k->release);
+		return -ENOTSUP;
+	}
+	snprintf(base, sizeof(base), "%s", req->image);
+	n = strlen(base);
+	/* A kernel without xz gets the uncompressed base built next to it. */
+	if (!has_xz && n > 3 && !strcmp(base + n - 3, ".xz")) {
+		base[n - 3] = '\0';
+		if (!bm_is_file(base)) {
+			bm_msg("kernel %s has no CONFIG_RD_XZ and %s does not exist", req->k->release, base);
+			return -ENOENT;
+		}
+	}
+	if (req->k->modroot[0] && req->modules[0]) {
+		rc = module_archive(req, c, mods, sizeof(mods));
+		if (rc) {
+			bm_msg("cannot build the module archive for %s: %s", req->k->release, strerror(-rc));
+			return rc;
+		}
+	}
+	rc = concat(req->out, base, mods);
+	if (rc) {
+		bm_msg("cannot write %s: %s", req->out, strerror(-rc));
+		return rc;
+	}
+	bm_path(desc, desclen, "%s + %s", base, mods[0] ? mods : "(no modules)");
+	return 0;
+}
+
+int bm_list_merge(char *buf, size_t len, const char *add)
+{
+	char tmp[1024], *tok, *save = NULL;
+
+	if (bm_path(tmp, sizeof(tmp), "%s", add))
+		return -E2BIG;
+	for (tok = strtok_r(tmp, ", \t", &save); tok; tok = strtok_r(NULL, ", \t", &save)) {
+		size_t n = strlen(tok), used = strlen(buf);
+		const char *p = buf;
+		int found = 0;
+
+		while (*p && !found) {
+			size_t m = strcspn(p, ",");
+
+			found = m == n && !strncmp(p, tok, n);
+			p += m + (p[m] == ',');
+		}
+		if (found)
+			continue;
+		if (used + n + 2 > len)
+			return -E2BIG;
+		snprintf(buf + used, len - used, "%s%s", used ? "," : "", tok);
+	}
+	return 0;
+}
+
+int bm_conf_modules(const char *configs, char *buf, size_t len)
+{
+	char path[4096], *text, *line, *save = NULL;
+	size_t tlen;
+	int rc;
+
+	snprintf(buf, len, "%s", DEFAULT_BOOT_MODULES);
+	if (bm_path(path, sizeof(path), "%s/bootmark.conf", configs))
+		return -ENAMETOOLONG;
+	rc = bm_read_file(path, &text, &tlen, 1 << 20);
+	if (rc == -ENOENT)
+		return 0;
+	if (rc)
+		return rc;
+	/* Only the one key the host needs; the runner parses the file fully. */
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *p = line + strspn(line, " \t"), *v, *end;
+
+		if (strncmp(p, "modules", 7) || !strchr(" \t=", p[7]))
+			continue;
+		v = strchr(p, '=');
+		if (!v)
+			continue;
+		v += 1 + strspn(v + 1, " \t");
+		end = v + strcspn(v, "#");
+		while (end > v && strchr(" \t\r", end[-1]))
+			end--;
+		*end = '\0';
+		snprintf(buf, len, "%s", v);
+	}
+	free(text);
+	return 0;
+}

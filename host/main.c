@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: MIT
+/* bootmark: the host CLI.  Dispatches to one command per file (cmd_*.c). */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "util.h"
+
+static const struct {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *help;
+} commands[] = {
+	{ "run", bm_cmd_run, "boot kernels in QEMU, run a suite, print the table" },
+	{ "kernel", bm_cmd_kernel, "fetch or list kernels (kernel fetch SPEC | kernel list)" },
+	{ "parse", bm_cmd_parse, "status and table from a serial log captured anywhere" },
+	{ "export", bm_cmd_export, "tidy JSON or CSV rows from run directories" },
+};
+
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static void usage(FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "usage: bootmark COMMAND [ARGS]   (bootmark COMMAND --help for more)\n\n");
+	for (i = 0; i < NCOMMANDS; i++)
+		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].help);
+	fprintf(f, "\nExit codes: 0 ok, 1 some boot did not complete, 100 bad input,\n"
+		   "111 system or infrastructure error (docs/exit-codes.md).\n");
+}
+
+int main(int argc, char **argv)
+{
+	size_t i;
+
+	/* Line-buffered stdout: progress and the table interleave sanely
+	 * with stderr messages when both go to one log. */
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc < 2) {
+		usage(stderr);
+		return BM_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return BM_EXIT_OK;
+	}
+	for (i = 0; i < NCOMMANDS; i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].fn(argc - 1, argv + 1);
+	bm_msg("unknown command '%s'", argv[1]);
+	usage(stderr);
+	return BM_EXIT_USAGE;
+}

@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: MIT
+/* Protocol stream -> results model -> status. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profile.h"
+#include "results.h"
+
+static const char *const status_names[] = {
+	[BM_ST_COMPLETED] = "completed",
+	[BM_ST_BOOT_FAILURE] = "boot-failure",
+	[BM_ST_PANIC] = "panic",
+	[BM_ST_HANG] = "hang",
+	[BM_ST_PROTOCOL_ERROR] = "protocol-error",
+	[BM_ST_RUN_ERROR] = "run-error",
+	[BM_ST_INFRA_ERROR] = "infra-error",
+};
+
+const char *bm_status_name(enum bm_status st)
+{
+	if ((unsigned)st >= sizeof(status_names) / sizeof(status_names[0]))
+		return "unknown";
+	return status_names[st];
+}
+
+int bm_parse_metric(const char *text, double *value, char *unit, size_t unitlen)
+{
+	const char *colon = strrchr(text, ':');
+	char num[64], *end;
+	size_t n;
+
+	if (!colon || colon == text)
+		return -EINVAL;
+	n = (size_t)(colon - text);
+	if (n >= sizeof(num))
+		return -EINVAL;
+	memcpy(num, text, n);
+	num[n] = '\0';
+	errno = 0;
+	*value = strtod(num, &end);
+	if (*end || errno == ERANGE)
+		return -EINVAL;
+	if (strlen(colon + 1) >= unitlen)
+		return -EINVAL;
+	strcpy(unit, colon + 1);
+	return 0;
+}
+
+void bm_stream_feed_text(struct bm_stream *s, const char *text, size_t len)
+{
+	size_t start = 0, i;
+
+	for (i = 0; i <= len; i++) {
+		size_t end = i;
+
+		if (i < len && text[i] != '\n' && text[i] != '\r')
+			continue;
+		if (end > start)
+			bm_stream_feed(s, text + start, end - start);
+		start = i + 1;
+	}
+}
+
+static void copy_val(char *dst, size_t len, const char *v)
+{
+	snprintf(dst, len, "%s", v ? v : "");
+}
+
+static int add_result(struct bm_results *r, const struct bm_record *rec)
+{
+	struct bm_hres *h, *nr;
+	const char *v;
+	unsigned i;
+
+	nr = realloc(r->res, (r->nres + 1) * sizeof(*nr));
+	if (!nr)
+		return -ENOMEM;
+	r->res = nr;
+	h = &r->res[r->nres++];
+	memset(h, 0, sizeof(*h));
+	h->seq = rec->seq;
+	copy_val(h->wl, sizeof(h->wl), bm_rec_get(rec, "wl"));
+	copy_val(h->test, sizeof(h->test), bm_rec_get(rec, "test"));
+	copy_val(h->fs, sizeof(h->fs), bm_rec_get(rec, "fs"));
+	copy_val(h->params, sizeof(h->params), bm_rec_get(rec, "params"));
+	copy_val(h->mkfs, sizeof(h->mkfs), bm_rec_get(rec, "mkfs"));
+	copy_val(h->mount, sizeof(h->mount), bm_rec_get(rec, "mount"));
+	v = bm_rec_get(rec, "rep");
+	h->rep = v ? atoi(v) : 1;
+	v = bm_rec_get(rec, "partial");
+	h->partial = v && !strcmp(v, "1");
+	for (i = 0; i < rec->nkv; i++) {
+		struct bm_hmetric *m = &h->m[h->nm];
+
+		if (strncmp(rec->kv[i].key, "m_", 2))
+			continue;
+		/* A malformed metric is dropped, the rest of the record kept. */
+		if (bm_parse_metric(rec->kv[i].val, &m->value, m->unit, sizeof(m->unit)))
+			continue;
+		snprintf(m->name, sizeof(m->name), "%s", rec->kv[i].key + 2);
+		h->nm++;
+	}
+	return 0;
+}
+
+static int add_error(struct bm_results *r, const struct bm_record *rec)
+{
+	struct bm_herr *e, *ne;
+	const char *v;
+
+	ne = realloc(r->err, (r->nerr + 1) * sizeof(*ne));
+	if (!ne)
+		return -ENOMEM;
+	r->err = ne;
+	e = &r->err[r->nerr++];
+	memset(e, 0, sizeof(*e));
+	e->seq = rec->seq;
+	copy_val(e->cls, sizeof(e->cls), bm_rec_get(rec, "class"));
+	copy_val(e->msg, sizeof(e->msg), bm_rec_get(rec, "msg"));
+	copy_val(e->fs, sizeof(e->fs), bm_rec_get(rec, "fs"));
+	copy_val(e->test, sizeof(e->test), bm_rec_get(rec, "test"));
+	v = bm_rec_get(rec, "rep");
+	e->rep = v ? atoi(v) : 0;
+	return 0;
+}
+
+static int add_record(struct bm_results *r, const struct bm_record *rec)
+{
+	const char *v;
+
+	switch (rec->type) {
+	case BM_REC_HELLO:
+		if (!r->have_hello) {
+			r->hello = *rec;
+			r->have_hello = 1;
+		}
+		return 0;
+	case BM_REC_RESULT:
+		return add_result(r, rec);
+	case BM_REC_ERROR:
+		return add_error(r, rec);
+	case BM_REC_END:
+		r->have_end = 1;
+		v = bm_rec_get(rec, "results");
+		r->end_results = v ? atoll(v) : -1;
+		v = bm_rec_get(rec, "errors");
+		r->end_errors = v ? atoll(v) : -1;
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+int bm_results_from_stream(struct bm_results *r, const struct bm_stream *s)
+{
+	uint64_t seq;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	snprintf(r->run, sizeof(r->run), "%s", s->run);
+	r->max_seq = s->max_seq;
+	r->bad_crc = s->bad_crc;
+	r->foreign = s->foreign;
+	r->conflicts = s->conflicts;
+	r->hellos = s->hellos;
+	r->stream_rc = bm_stream_check(s, r->stream_why, sizeof(r->stream_why));
+	for (seq = 1; seq <= s->max_seq; seq++) {
+		const struct bm_record *rec = bm_stream_get(s, seq);
+
+		if (!rec)
+			continue;
+		rc = add_record(r, rec);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+int bm_results_load(struct bm_results *r, const char *path, const char *run)
+{
+	struct bm_stream s;
+	char *text;
+	size_t len;
+	int rc;
+
+	/* Serial logs of a whole suite stay far below this; a runaway
+	 * printk flood is cut rather than eating the host's memory. */
+	rc = bm_read_file(path, &text, &len, (size_t)1 << 30);
+	if (rc)
+		return rc;
+	bm_stream_init(&s, run ? run : "");
+	bm_stream_feed_text(&s, text, len);
+	rc = bm_results_from_stream(r, &s);
+	bm_stream_free(&s);
+	free(text);
+	return rc;
+}
+
+void bm_results_free(struct bm_results *r)
+{
+	free(r->res);
+	free(r->err);
+	r->res = NULL;
+	r->err = NULL;
+	r->nres = r->nerr = 0;
+}
+
+const char *bm_hello_get(const struct bm_results *r, const char *key)
+{
+	return r->have_hello ? bm_rec_get(&r->hello, key) : NULL;
+}
+
+const struct bm_hmetric *bm_hres_metric(const struct bm_hres *h, const char *name)
+{
+	unsigned i;
+
+	for (i = 0; i < h->nm; i++)
+		if (!strcmp(h->m[i].name, name))
+			return &h->m[i];
+	return NULL;
+}

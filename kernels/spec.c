@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: MIT
+/* Kernel spec parsing and the bzImage release string. */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kernel.h"
+#include "util.h"
+
+int bm_release_ok(const char *rel)
+{
+	return strlen(rel) < BM_REL_MAX && isdigit((unsigned char)rel[0]) && bm_safe_name(rel);
+}
+
+static int split_local(struct bm_kspec *k, const char *rest, char *err, size_t errlen)
+{
+	const char *colon = strchr(rest, ':');
+	size_t n = colon ? (size_t)(colon - rest) : strlen(rest);
+
+	if (!n) {
+		snprintf(err, errlen, "kernel spec '%s': missing bzImage path", k->text);
+		return -EINVAL;
+	}
+	if (n >= sizeof(k->bzimage) || (colon && strlen(colon + 1) >= sizeof(k->modroot))) {
+		snprintf(err, errlen, "kernel spec '%s': path too long", k->text);
+		return -EINVAL;
+	}
+	memcpy(k->bzimage, rest, n);
+	k->bzimage[n] = '\0';
+	if (colon) {
+		if (!colon[1]) {
+			snprintf(err, errlen, "kernel spec '%s': empty modules root after ':'", k->text);
+			return -EINVAL;
+		}
+		strcpy(k->modroot, colon + 1);
+	}
+	return 0;
+}
+
+int bm_kspec_parse(struct bm_kspec *k, const char *spec, char *err, size_t errlen)
+{
+	const char *rel = spec;
+
+	memset(k, 0, sizeof(*k));
+	if (strlen(spec) >= sizeof(k->text)) {
+		snprintf(err, errlen, "kernel spec too long");
+		return -EINVAL;
+	}
+	strcpy(k->text, spec);
+	if (!strncmp(spec, "local:", 6)) {
+		k->kind = BM_KSPEC_LOCAL;
+		return split_local(k, spec + 6, err, errlen);
+	}
+	k->kind = BM_KSPEC_DEB;
+	if (!strncmp(spec, "deb:", 4))
+		rel = spec + 4;
+	if (!bm_release_ok(rel)) {
+		snprintf(err, errlen, "bad kernel spec '%s': expected a Debian release "
+			 "such as 6.1.0-53-amd64, deb:RELEASE or local:BZIMAGE[:MODULES_ROOT]", spec);
+		return -EINVAL;
+	}
+	strcpy(k->release, rel);
+	return 0;
+}
+
+/* Offsets from Documentation/arch/x86/boot.rst. */
+#define HDR_MAGIC_OFF   0x202
+#define HDR_VERSION_OFF 0x206
+#define HDR_KVER_OFF    0x20e
+#define HDR_KVER_BASE   0x200
+
+int bm_bzimage_release_buf(const unsigned char *buf, size_t len, char *rel, size_t rellen)
+{
+	unsigned version, ptr;
+	size_t off, n = 0;
+
+	if (len < HDR_KVER_OFF + 2 || memcmp(buf + HDR_MAGIC_OFF, "HdrS", 4))
+		return -ENOEXEC;
+	version = buf[HDR_VERSION_OFF] | (unsigned)buf[HDR_VERSION_OFF + 1] << 8;
+	ptr = buf[HDR_KVER_OFF] | (unsigned)buf[HDR_KVER_OFF + 1] << 8;
+	if (version < 0x200 || !ptr)
+		return -ENOEXEC;
+	off = (size_t)ptr + HDR_KVER_BASE;
+	if (off >= len)
+		return -ENOEXEC;
+	while (off + n < len && n + 1 < rellen && buf[off + n] > ' ' && buf[off + n] < 0x7f)
+		n++;
+	if (!n || (off + n < len && buf[off + n] > ' ' && buf[off + n] < 0x7f))
+		return -ENOEXEC;  /* empty or longer than rellen */
+	memcpy(rel, buf + off, n);
+	rel[n] = '\0';
+	return 0;
+}
+
+int bm_bzimage_release(const char *path, char *rel, size_t rellen)
+{
+	/* The version string lives in the real-mode setup code: the boot
+	 * sector plus at most 255 setup sectors (setup_sects is one byte). */
+	const size_t max = 256 * 512;
+	unsigned char *buf;
+	ssize_t n;
+	int fd, rc;
+
+	buf = malloc(max);
+	if (!buf)
+		return -ENOMEM;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		rc = -errno;
+		goto out_free_buf;
+	}
+	n = pread(fd, buf, max, 0);
+	rc = n < 0 ? -errno : bm_bzimage_release_buf(buf, (size_t)n, rel, rellen);
+	close(fd);
+out_free_buf:
+	free(buf);
+	return rc;
+}

@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: MIT
+/*
+ * KVM or TCG.  An openable /dev/kvm is not proof that KVM works: on some
+ * nested hosts the guest hangs right after "Probing EDD", before the
+ * kernel banner.  So auto boots the real kernel under KVM with no initrd
+ * and an init that does not exist, and requires the banner within a few
+ * seconds.  Nothing is cached: the probe costs seconds, a wrong answer
+ * costs a whole run.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "qemu.h"
+#include "util.h"
+
+#define PROBE_SECONDS 8
+#define PROBE_APPEND "console=ttyS0 earlyprintk=serial,ttyS0 rdinit=/bootmark-kvm-probe panic=-1"
+
+static int banner_in(const char *path)
+{
+	char buf[65536];
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	return n > 0 && memmem(buf, (size_t)n, "Linux version", 13) != NULL;
+}
+
+/* 1: banner seen; 0: not seen (why says what happened); -errno: no start. */
+static int probe(const char *vmlinuz, const char *workdir, char *why, size_t whylen)
+{
+	struct bm_qemu_cfg c = {
+		.vmlinuz = vmlinuz, .append = PROBE_APPEND, .machine = "q35",
+		.kvm = 1, .mem_mib = 256, .smp = 1,
+	};
+	struct bm_argv a = { 0 };
+	char log[4096], qlog[4096];
+	int rc, fd, status = 0, i, seen = 0, exited = 0;
+	pid_t pid;
+
+	if (bm_path(log, sizeof(log), "%s/kvm-probe.log", workdir) ||
+	    bm_path(qlog, sizeof(qlog), "%s/kvm-probe.qemu.log", workdir))
+		return -ENAMETOOLONG;
+	c.console_log = log;
+	rc = bm_qemu_argv(&c, &a);
+	if (rc)
+		goto out_free_argv;
+	fd = open(qlog, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		rc = -errno;
+		goto out_free_argv;
+	}
+	rc = bm_proc_start(a.v, fd, &pid);
+	close(fd);
+	if (rc)
+		goto out_free_argv;
+	for (i = 0; i < PROBE_SECONDS * 10 && !seen && !exited; i++) {
+		usleep(100 * 1000);
+		seen = banner_in(log);
+		exited = waitpid(pid, &status, WNOHANG) == pid;
+	}
+	if (!exited)
+		bm_proc_stop(pid);
+	if (!seen)
+		seen = banner_in(log);
+	if (!seen && exited)
+		bm_path(why, whylen, "QEMU with -accel kvm exited early, see %s", qlog);
+	else if (!seen)
+		snprintf(why, whylen, "no kernel banner within %d s under KVM", PROBE_SECONDS);
+	rc = seen;
+out_free_argv:
+	bm_argv_free(&a);
+	return rc;
+}
+
+int bm_kvm_choose(const char *accel, const char *vmlinuz, const char *workdir,
+		  int *use_kvm, char *why, size_t whylen)
+{
+	char reason[256];
+	int fd, rc;
+
+	*use_kvm = 0;
+	if (!strcmp(accel, "tcg")) {
+		snprintf(why, whylen, "tcg requested");
+		return 0;
+	}
+	fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(reason, sizeof(reason), "cannot open /dev/kvm: %s", strerror(errno));
+	} else {
+		close(fd);
+		if (!strcmp(accel, "kvm")) {
+			*use_kvm = 1;
+			snprintf(why, whylen, "kvm requested");
+			return 0;
+		}
+		rc = probe(vmlinuz, workdir, reason, sizeof(reason));
+		if (rc < 0)
+			snprintf(reason, sizeof(reason), "probe could not start QEMU: %s", strerror(-rc));
+		if (rc == 1) {
+			*use_kvm = 1;
+			snprintf(why, whylen, "auto: KVM probe boot printed the kernel banner");
+			return 0;
+		}
+	}
+	if (!strcmp(accel, "kvm")) {
+		bm_msg("--accel kvm: %s", reason);
+		snprintf(why, whylen, "%s", reason);
+		return -ENODEV;
+	}
+	bm_msg("KVM does not work here (%s); falling back to TCG", reason);
+	snprintf(why, whylen, "auto: KVM does not work here (%s); TCG", reason);
+	return 0;
+}

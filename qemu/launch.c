@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: MIT
+/* The QEMU command line, built as an argv (no shell anywhere). */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "qemu.h"
+#include "util.h"
+
+void bm_argv_add(struct bm_argv *a, const char *s)
+{
+	char **nv;
+
+	if (a->err)
+		return;
+	if (a->n + 2 > a->cap) {
+		size_t cap = a->cap ? a->cap * 2 : 32;
+
+		nv = realloc(a->v, cap * sizeof(*nv));
+		if (!nv) {
+			a->err = -ENOMEM;
+			return;
+		}
+		a->v = nv;
+		a->cap = cap;
+	}
+	a->v[a->n] = strdup(s);
+	if (!a->v[a->n]) {
+		a->err = -ENOMEM;
+		return;
+	}
+	a->v[++a->n] = NULL;
+}
+
+void bm_argv_addf(struct bm_argv *a, const char *fmt, ...)
+{
+	char *s;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		a->err = -ENOMEM;
+		return;
+	}
+	bm_argv_add(a, s);
+	free(s);
+}
+
+void bm_argv_free(struct bm_argv *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->n; i++)
+		free(a->v[i]);
+	free(a->v);
+	memset(a, 0, sizeof(*a));
+}
+
+/* QEMU option values escape ',' by doubling it. */
+static void opt_escape(const char *s, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	for (; *s && o + 2 < len; s++) {
+		buf[o++] = *s;
+		if (*s == ',')
+			buf[o++] = ',';
+	}
+	buf[o] = '\0';
+}
+
+static void add_serial(struct bm_argv *a, const char *id, const char *path)
+{
+	char esc[2 * 4096 + 1];
+
+	opt_escape(path, esc, sizeof(esc));
+	bm_argv_add(a, "-chardev");
+	bm_argv_addf(a, "file,id=%s,path=%s", id, esc);
+	bm_argv_add(a, "-serial");
+	bm_argv_addf(a, "chardev:%s", id);
+}
+
+int bm_qemu_argv(const struct bm_qemu_cfg *c, struct bm_argv *a)
+{
+	char esc[2 * 4096 + 1];
+	const char *const fixed[] = { BM_QEMU_BIN, "-nodefaults", "-no-user-config",
+				      "-nographic", "-no-reboot", NULL };
+	int i;
+
+	for (i = 0; fixed[i]; i++)
+		bm_argv_add(a, fixed[i]);
+	bm_argv_add(a, "-machine");
+	bm_argv_add(a, c->machine ? c->machine : "q35");
+	/* qboot skips SeaBIOS's option-ROM and boot-menu work: faster boots */
+	if (!access(BM_QBOOT_ROM, R_OK)) {
+		bm_argv_add(a, "-bios");
+		bm_argv_add(a, BM_QBOOT_ROM);
+	}
+	bm_argv_add(a, "-m");
+	bm_argv_addf(a, "%d", c->mem_mib);
+	bm_argv_add(a, "-smp");
+	bm_argv_addf(a, "%d", c->smp);
+	bm_argv_add(a, "-accel");
+	bm_argv_add(a, c->kvm ? "kvm" : "tcg");
+	bm_argv_add(a, "-cpu");
+	bm_argv_add(a, c->kvm ? "host" : "max");
+	bm_argv_add(a, "-kernel");
+	bm_argv_add(a, c->vmlinuz);
+	if (c->initrd) {
+		bm_argv_add(a, "-initrd");
+		bm_argv_add(a, c->initrd);
+	}
+	bm_argv_add(a, "-append");
+	bm_argv_add(a, c->append);
+	add_serial(a, "con", c->console_log);
+	if (c->results_log)
+		add_serial(a, "res", c->results_log);
+	if (c->disk) {
+		opt_escape(c->disk, esc, sizeof(esc));
+		bm_argv_add(a, "-drive");
+		bm_argv_addf(a, "file=%s,if=none,id=d0,format=raw,cache=%s", esc,
+			     c->disk_cache ? c->disk_cache : "writeback");
+		bm_argv_add(a, "-device");
+		bm_argv_add(a, "virtio-blk-pci,drive=d0,serial=" BM_DISK_SERIAL);
+	}
+	return a->err;
+}
+
+int bm_disk_cache_mode(const char *disk, const char *want, char *mode, size_t len)
+{
+	int fd;
+
+	if (strcmp(want, "auto")) {
+		snprintf(mode, len, "%s", want);
+		return 0;
+	}
+	fd = open(disk, O_RDWR | O_DIRECT | O_CLOEXEC);
+	if (fd >= 0) {
+		close(fd);
+		snprintf(mode, len, "none");
+		return 0;
+	}
+	if (errno != EINVAL)
+		return -errno;
+	/* tmpfs and some FUSE filesystems refuse O_DIRECT */
+	snprintf(mode, len, "writeback");
+	return 0;
+}

@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Booting a kernel in QEMU: the argv, the KVM probe and the watchdog.
+ *
+ * Serial lines: ttyS0 (console) -> console.log, ttyS1 (results) ->
+ * results.log.  The test disk is a raw sparse file on virtio-blk with
+ * serial BMSCRATCH0, the only disk the runner may touch.
+ */
+#ifndef BM_QEMU_H
+#define BM_QEMU_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "results.h"
+
+#define BM_QEMU_BIN   "qemu-system-x86_64"
+#define BM_QBOOT_ROM  "/usr/share/qemu/qboot.rom"
+#define BM_DISK_SERIAL "BMSCRATCH0"
+
+struct bm_argv {
+	char **v;       /* NULL-terminated once anything was added */
+	size_t n, cap;
+	int err;        /* -ENOMEM, sticky */
+};
+
+void bm_argv_add(struct bm_argv *a, const char *s);
+void bm_argv_addf(struct bm_argv *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void bm_argv_free(struct bm_argv *a);
+
+struct bm_qemu_cfg {
+	const char *vmlinuz;
+	const char *initrd;       /* NULL = none (KVM probe) */
+	const char *append;
+	const char *console_log;
+	const char *results_log;  /* NULL = no second UART */
+	const char *disk;         /* NULL = no disk */
+	const char *disk_cache;   /* none, writeback, unsafe ... */
+	const char *machine;      /* q35 or pc */
+	int kvm;
+	int mem_mib;
+	int smp;
+};
+
+int bm_qemu_argv(const struct bm_qemu_cfg *c, struct bm_argv *a);
+
+/* "auto": cache=none when the disk image takes O_DIRECT (the guest's
+ * I/O then reaches the host device as issued), else writeback. */
+int bm_disk_cache_mode(const char *disk, const char *want, char *mode, size_t len);
+
+struct bm_watch_cfg {
+	const char *console_log;
+	const char *results_log;
+	const char *qemu_log;     /* QEMU's own stdout/stderr */
+	int silence_s;            /* kill after this long without progress */
+	int timeout_s;            /* hard limit */
+	int panic_grace_s;        /* after a panic, wait this long for QEMU to exit */
+};
+
+struct bm_watch_result {
+	enum bm_watch verdict;
+	int status;               /* waitpid status of QEMU */
+	double seconds;
+	char why[160];
+};
+
+/* SIGTERM, up to 5 s grace, then SIGKILL; returns the waitpid status. */
+int bm_proc_stop(pid_t pid);
+int bm_qemu_watch(char *const argv[], const struct bm_watch_cfg *c, struct bm_watch_result *r);
+
+/*
+ * Chooses the accelerator: accel is auto, kvm or tcg.  auto does not trust
+ * /dev/kvm: it boots vmlinuz under KVM for a few seconds and needs the
+ * "Linux version" banner.  why explains the choice (goes into meta.json).
+ * Returns 0, or -errno when kvm was forced and cannot work.
+ */
+int bm_kvm_choose(const char *accel, const char *vmlinuz, const char *workdir,
+		  int *use_kvm, char *why, size_t whylen);
+
+#endif

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: MIT */
+/* Kernel specs (kernels/spec.c) and the bzImage release string. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "kernel.h"
+#include "tap.h"
+
+static struct bm_kspec k;
+
+static void specs(void)
+{
+	char err[512];
+
+	TAP_EQ_INT(bm_kspec_parse(&k, "6.1.0-53-amd64", err, sizeof(err)), 0, "bare release");
+	TAP_EQ_INT(k.kind, BM_KSPEC_DEB, "bare release is Debian");
+	TAP_EQ_STR(k.release, "6.1.0-53-amd64", "release kept");
+	TAP_EQ_INT(bm_kspec_parse(&k, "deb:6.12.117+deb12-amd64", err, sizeof(err)), 0, "deb: prefix");
+	TAP_EQ_STR(k.release, "6.12.117+deb12-amd64", "deb: release with '+'");
+	TAP_EQ_INT(bm_kspec_parse(&k, "local:/k/bzImage", err, sizeof(err)), 0, "local without modules");
+	TAP_EQ_INT(k.kind, BM_KSPEC_LOCAL, "local kind");
+	TAP_EQ_STR(k.bzimage, "/k/bzImage", "local bzImage");
+	TAP_EQ_STR(k.modroot, "", "no modules root");
+	TAP_EQ_INT(bm_kspec_parse(&k, "local:/k/bzImage:/k/mods", err, sizeof(err)), 0, "local with modules");
+	TAP_EQ_STR(k.bzimage, "/k/bzImage", "bzImage before ':'");
+	TAP_EQ_STR(k.modroot, "/k/mods", "modules root after ':'");
+
+	TAP_EQ_INT(bm_kspec_parse(&k, "", err, sizeof(err)), -EINVAL, "empty spec");
+	TAP_EQ_INT(bm_kspec_parse(&k, "deb:", err, sizeof(err)), -EINVAL, "deb: without release");
+	TAP_EQ_INT(bm_kspec_parse(&k, "deb:../../etc", err, sizeof(err)), -EINVAL, "path in release");
+	TAP_EQ_INT(bm_kspec_parse(&k, "6.1/evil", err, sizeof(err)), -EINVAL, "slash in release");
+	TAP_EQ_INT(bm_kspec_parse(&k, "linux", err, sizeof(err)), -EINVAL, "release must start with a digit");
+	TAP_EQ_INT(bm_kspec_parse(&k, "local:", err, sizeof(err)), -EINVAL, "local without path");
+	TAP_EQ_INT(bm_kspec_parse(&k, "local:/k/bzImage:", err, sizeof(err)), -EINVAL,
+		   "local with empty modules root");
+	tap_ok(strstr(err, "local:/k/bzImage:") != NULL, "message names the spec: %s", err);
+	TAP_EQ_INT(bm_kspec_parse(&k, "6.1.0 53", err, sizeof(err)), -EINVAL, "space in release");
+}
+
+/* A setup header as Documentation/arch/x86/boot.rst lays it out. */
+static void craft(unsigned char *buf, size_t len, unsigned version, unsigned ptr, const char *str)
+{
+	memset(buf, 0, len);
+	memcpy(buf + 0x202, "HdrS", 4);
+	buf[0x206] = (unsigned char)version;
+	buf[0x207] = (unsigned char)(version >> 8);
+	buf[0x20e] = (unsigned char)ptr;
+	buf[0x20f] = (unsigned char)(ptr >> 8);
+	if (str)
+		memcpy(buf + 0x200 + ptr, str, strlen(str));
+}
+
+static void bzimage(void)
+{
+	static unsigned char buf[16384];
+	char rel[BM_REL_MAX];
+	const char *ver = "6.9.0-rc1-test (me@host) #1 SMP PREEMPT_DYNAMIC";
+
+	craft(buf, sizeof(buf), 0x20f, 0x3000, ver);
+	TAP_EQ_INT(bm_bzimage_release_buf(buf, sizeof(buf), rel, sizeof(rel)), 0, "crafted header");
+	TAP_EQ_STR(rel, "6.9.0-rc1-test", "release is the first word");
+	craft(buf, sizeof(buf), 0x20f, 0x3000, ver);
+	memcpy(buf + 0x202, "HdrX", 4);
+	TAP_EQ_INT(bm_bzimage_release_buf(buf, sizeof(buf), rel, sizeof(rel)), -ENOEXEC, "no HdrS magic");
+	craft(buf, sizeof(buf), 0x1ff, 0x3000, ver);
+	TAP_EQ_INT(bm_bzimage_release_buf(buf, sizeof(buf), rel, sizeof(rel)), -ENOEXEC,
+		   "boot protocol older than 2.00");
+	craft(buf, sizeof(buf), 0x20f, 0, NULL);
+	TAP_EQ_INT(bm_bzimage_release_buf(buf, sizeof(buf), rel, sizeof(rel)), -ENOEXEC, "null pointer");
+	craft(buf, sizeof(buf), 0x20f, 0xff00, NULL);
+	TAP_EQ_INT(bm_bzimage_release_buf(buf, sizeof(buf), rel, sizeof(rel)), -ENOEXEC,
+		   "pointer past the buffer");
+	craft(buf, sizeof(buf), 0x20f, 0x3000, "");
+	TAP_EQ_INT(bm_bzimage_release_buf(buf, sizeof(buf), rel, sizeof(rel)), -ENOEXEC, "empty version");
+	craft(buf, sizeof(buf), 0x20f, 0x3000, ver);
+	TAP_EQ_INT(bm_bzimage_release_buf(buf, sizeof(buf), rel, 5), -ENOEXEC, "release longer than buffer");
+	TAP_EQ_INT(bm_bzimage_release_buf(buf, 0x100, rel, sizeof(rel)), -ENOEXEC, "short file");
+}
+
+static void real_image(void)
+{
+	const char *path = "/tmp/k/x/boot/vmlinuz-6.1.0-53-amd64";
+	char rel[BM_REL_MAX];
+
+	if (bm_bzimage_release(path, rel, sizeof(rel))) {
+		tap_skip("no Debian 6.1 vmlinuz in /tmp/k/x", "release of a real bzImage");
+		return;
+	}
+	TAP_EQ_STR(rel, "6.1.0-53-amd64", "release of a real bzImage");
+}
+
+int main(void)
+{
+	tap_plan(0);
+	specs();
+	bzimage();
+	real_image();
+	tap_ok(bm_release_ok("6.1.0-53-amd64") && !bm_release_ok(".."), "bm_release_ok");
+	return tap_done();
+}
