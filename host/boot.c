@@ -30,7 +30,7 @@ static int make_disk(const char *path, unsigned long long size)
 	return rc;
 }
 
-static int prepare(const struct bm_run_cfg *c, struct bm_kspec *spec, struct bm_boot *b)
+int bm_boot_prepare(const struct bm_run_cfg *c, struct bm_kspec *spec, struct bm_boot *b)
 {
 	struct bm_initrd_req req = {
 		.tools_dir = c->tools, .image = c->image, .modules = c->modules,
@@ -74,15 +74,21 @@ static int prepare(const struct bm_run_cfg *c, struct bm_kspec *spec, struct bm_
 		       b->run, c->suite, c->fs, BM_DISK_SERIAL);
 }
 
-static int launch(const struct bm_run_cfg *c, struct bm_boot *b)
+void bm_boot_qemu_cfg(const struct bm_run_cfg *c, const struct bm_boot *b, const char *con,
+		      const char *res, struct bm_qemu_cfg *q)
 {
-	char con[PATH_MAX], res[PATH_MAX], qlog[PATH_MAX];
-	struct bm_qemu_cfg q = {
+	*q = (struct bm_qemu_cfg){
 		.vmlinuz = b->k.vmlinuz, .initrd = b->initrd, .append = b->append,
 		.console_log = con, .results_log = res, .disk = b->disk,
 		.disk_cache = b->disk_cache, .machine = c->machine, .kvm = b->kvm,
 		.mem_mib = c->mem, .smp = c->smp,
 	};
+}
+
+static int launch(const struct bm_run_cfg *c, struct bm_boot *b)
+{
+	char con[PATH_MAX], res[PATH_MAX], qlog[PATH_MAX];
+	struct bm_qemu_cfg q;
 	struct bm_watch_cfg w = {
 		.console_log = con, .results_log = res, .qemu_log = qlog,
 		.silence_s = c->silence, .timeout_s = c->timeout, .panic_grace_s = PANIC_GRACE_S,
@@ -93,6 +99,7 @@ static int launch(const struct bm_run_cfg *c, struct bm_boot *b)
 	    bm_path(res, sizeof(res), "%s/results.log", b->dir) ||
 	    bm_path(qlog, sizeof(qlog), "%s/qemu.log", b->dir))
 		return -ENAMETOOLONG;
+	bm_boot_qemu_cfg(c, b, con, res, &q);
 	rc = bm_qemu_argv(&q, &b->argv);
 	if (rc)
 		return rc;
@@ -149,7 +156,7 @@ int bm_boot_one(const struct bm_run_cfg *c, struct bm_kspec *spec, struct bm_boo
 		bm_msg("cannot create %s: %s", b->dir, strerror(-rc));
 		return rc;
 	}
-	rc = prepare(c, spec, b);
+	rc = bm_boot_prepare(c, spec, b);
 	if (!rc) {
 		rc = bm_kvm_choose(c->accel, b->k.vmlinuz, b->dir, &b->kvm, b->accel_why,
 				   sizeof(b->accel_why));

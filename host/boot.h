@@ -52,6 +52,15 @@ struct bm_run_cfg {
  * is b->res.status) or -errno for an infrastructure failure (reported).
  */
 int bm_boot_one(const struct bm_run_cfg *c, struct bm_kspec *spec, struct bm_boot *b);
+/*
+ * The steps of bm_boot_one before QEMU, for "bench-boot": resolves the
+ * kernel, writes b->initrd and b->disk in b->dir (which must exist), sets
+ * the run id and the kernel command line.  Returns 0 or -errno (reported).
+ */
+int bm_boot_prepare(const struct bm_run_cfg *c, struct bm_kspec *spec, struct bm_boot *b);
+/* The QEMU configuration bm_boot_one boots b with (b->kvm must be set). */
+void bm_boot_qemu_cfg(const struct bm_run_cfg *c, const struct bm_boot *b, const char *con,
+		      const char *res, struct bm_qemu_cfg *q);
 /* Reads OUT/<label>/results.log, or console.log when it holds no record. */
 int bm_boot_load(const char *dir, const char *run, struct bm_results *r, struct bm_console *con);
 
