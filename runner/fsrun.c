@@ -320,6 +320,8 @@ static int measure(struct fsrun *r, struct test_ref *t, struct bm_result *res)
 		rlog(RLOG_INFO, "no /proc/stat or diskstats entry for %s", r->disk->name);
 	ret = w->run(&ctx, o, t->idx, &own);
 	sysstat_end(&b, "/proc", r->disk->name);
+	if (w->inspect)
+		w->inspect(&ctx, o, t->idx, &own);
 	/* The window's metrics first, in the seed's column order. */
 	sysstat_add_metrics(&a, &b, r->hz, res);
 	for (i = 0; i < own.nmetrics; i++)

@@ -11,8 +11,9 @@
  * test the runner recreates the filesystem (mkfs + mount), calls prepare()
  * (not measured), syncs and drops caches, then opens the measurement
  * window (wall clock, /proc/stat cpu, /proc/diskstats of the test disk),
- * calls run(), closes the window and adds the window's metrics (real,
- * utime, stime, read, written) to the result before emitting it.
+ * calls run(), closes the window, calls inspect() for unmeasured details,
+ * and adds the window's metrics (real, utime, stime, read, written) to the
+ * result before emitting it.
  */
 #ifndef BM_WL_H
 #define BM_WL_H
@@ -46,6 +47,9 @@ struct wl_ops {
 	/* The measured part; adds workload-specific metrics to r. 0 or -errno;
 	 * on failure r may hold partial values and r->partial is set. */
 	int (*run)(struct wl_ctx *ctx, const void *o, int idx, struct bm_result *r);
+	/* After the window closes: details that must not be measured, such
+	 * as a file's extent count (may be NULL). */
+	void (*inspect)(struct wl_ctx *ctx, const void *o, int idx, struct bm_result *r);
 };
 
 #define WL(name) extern const struct wl_ops wl_##name##_ops;

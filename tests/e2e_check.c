@@ -16,6 +16,7 @@
 #include "proto.h"
 #include "profile.h"
 #include "wl.h"
+#include "fsrun.h"
 #include "tap.h"
 
 #define MAX_FS 8
@@ -69,21 +70,12 @@ static int expect_jobs(const struct bm_suite *su, char **fs, int nfs)
 {
 	for (unsigned j = 0; j < su->njobs; j++) {
 		const struct wl_ops *wl = wl_find(su->job[j].wl);
-		char err[256], args[256], *save, *w;
+		char err[256];
 		void *o;
 
-		if (!wl)
-			return -ENOENT;
-		o = calloc(1, wl->opts_size);
-		if (!o || bm_opts_defaults(wl->opts, o))
-			return -ENOMEM;
-		snprintf(args, sizeof(args), "%s", su->job[j].args);
-		for (w = strtok_r(args, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
-			char *eq = strchr(w, '=');
-
-			if (!eq || (*eq = 0, bm_opt_set(wl->opts, o, w, eq + 1, err, sizeof(err))))
-				return -EINVAL;
-		}
+		/* the runner's own parser: the same options, the same tests */
+		if (!wl || fsrun_job_opts(wl, su->job[j].args, &o, err, sizeof(err)))
+			return -EINVAL;
 		for (int i = 0; i < wl->ntests(o); i++) {
 			struct bm_result r = { 0 };
 			uint64_t size = 0;
@@ -97,7 +89,11 @@ static int expect_jobs(const struct bm_suite *su, char **fs, int nfs)
 			tl = strlen(r.test);
 			for (int f = 0; f < nfs; f++) {
 				for (int rep = 1; rep <= (su->repeat ? su->repeat : 1); rep++) {
-					struct want *x = &wants[nwants++];
+					struct want *x;
+
+					if (nwants == sizeof(wants) / sizeof(wants[0]))
+						return -E2BIG;
+					x = &wants[nwants++];
 
 					x->fs = fs[f];
 					snprintf(x->test, sizeof(x->test), "%s", r.test);

@@ -107,6 +107,7 @@ static void run_one(struct wl_ctx *ctx, void *o, int idx, const char *label, off
 	TAP_EQ_INT(ret, 0, "prepare");
 	ret = wl_dd_ops.run(ctx, o, idx, &r);
 	TAP_EQ_INT(ret, 0, "run");
+	wl_dd_ops.inspect(ctx, o, idx, &r);
 	TAP_EQ_INT(r.partial, 0, "not partial");
 	m = metric(&r, "bytes");
 	tap_ok(m && m->value == (double)size, "%s moved %lld bytes", label, (long long)size);
