@@ -15,6 +15,7 @@ static const struct {
 	{ "kernel", bm_cmd_kernel, "fetch or list kernels (kernel fetch SPEC | kernel list)" },
 	{ "parse", bm_cmd_parse, "status and table from a serial log captured anywhere" },
 	{ "export", bm_cmd_export, "tidy JSON or CSV rows from run directories" },
+	{ "bench-boot", bm_cmd_bench, "time to HELLO against a trivial init (make bench)" },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -25,7 +26,7 @@ static void usage(FILE *f)
 
 	fprintf(f, "usage: bootmark COMMAND [ARGS]   (bootmark COMMAND --help for more)\n\n");
 	for (i = 0; i < NCOMMANDS; i++)
-		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].help);
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].help);
 	fprintf(f, "\nExit codes: 0 ok, 1 some boot did not complete, 100 bad input,\n"
 		   "111 system or infrastructure error (docs/exit-codes.md).\n");
 }

@@ -108,6 +108,10 @@ static void details(char *buf, size_t len, const struct bm_hres *h)
 
 			if (is_main(m->name) || count != !pass)
 				continue;
+			/* a byte count only says more than the label when the
+			 * test stopped early */
+			if (!h->partial && !strcmp(m->unit, "B"))
+				continue;
 			num(v, sizeof(v), m->value);
 			if (count)
 				used += (size_t)snprintf(buf + used, len - used, "%s%s %s", sp, v, m->name);

@@ -128,8 +128,10 @@ int disk_find(const char *sysblock, const char *serial, struct disk_info *d,
 int disk_wait(const char *sysblock, const char *serial, int wait_s,
 	      struct disk_info *d, char *err, size_t errlen)
 {
-	struct timespec nap = { 0, 100 * 1000 * 1000 };
-	int tries = wait_s * 10, ret;
+	/* Short naps: the disk usually appears within milliseconds of the
+	 * driver loading, and every boot waits for it before HELLO. */
+	struct timespec nap = { 0, 10 * 1000 * 1000 };
+	int tries = wait_s * 100, ret;
 
 	for (;;) {
 		ret = disk_find(sysblock, serial, d, err, errlen);
