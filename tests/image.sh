@@ -18,22 +18,25 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
 	as_user() { setpriv --reuid=nobody --regid=nogroup --clear-groups sh -c "$1"; }
 fi
 for i in 1 2; do
-	if as_user "cd '$src' && make -s O='$tmp/b$i' '$tmp/b$i/base.cpio.xz'" >"$tmp/log$i" 2>&1; then
+	if as_user "cd '$src' && make -s O='$tmp/b$i' '$tmp/b$i/base.cpio.xz' '$tmp/b$i/base.cpio.zst'" >"$tmp/log$i" 2>&1; then
 		ok "build $i as $(as_user 'id -un')"
 	else
 		sed 's/^/#   /' "$tmp/log$i" | tail -n 20
 		notok "build $i as $(as_user 'id -un')"
 	fi
 done
-cmp -s "$tmp/b1/base.cpio.xz" "$tmp/b2/base.cpio.xz" && ok "two builds give identical bytes" ||
-	notok "two builds give identical bytes"
+for z in cpio cpio.xz cpio.zst; do
+	cmp -s "$tmp/b1/base.$z" "$tmp/b2/base.$z" && ok "two builds give identical base.$z" ||
+		notok "two builds give identical base.$z"
+done
 if cpio -t <"$tmp/b1/base.cpio" >"$tmp/list" 2>/dev/null && grep -qx init "$tmp/list"; then
 	ok "cpio -t lists the image ($(wc -l <"$tmp/list") entries, /init present)"
 else
 	notok "cpio -t lists the image"
 fi
-size=$(stat -c %s "$tmp/b1/base.cpio.xz" 2>/dev/null || echo 0)
-echo "# base.cpio.xz: $size bytes"
+for z in xz zst; do
+	echo "# base.cpio.$z: $(stat -c %s "$tmp/b1/base.cpio.$z" 2>/dev/null || echo 0) bytes"
+done
 rm -rf "$tmp"
 echo "image: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
