@@ -6,7 +6,7 @@
 #ifndef BM_RESULT_H
 #define BM_RESULT_H
 
-#define BM_METRIC_MAX 24
+#define BM_METRIC_MAX 32
 
 struct bm_metric {
 	const char *name;  /* [a-z0-9_]: real, utime, stime, read, written, extents */

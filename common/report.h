@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Human reports: the tables the original tools printed, built from decoded
+ * result records.  Both the host (`bootmark run`, `parse`) and the runner's
+ * host mode format through here, so a table always comes from the records.
+ *
+ * One formatter per workload, common/report_<wl>.c, ending in
+ * "const struct bm_report_ops report_<wl>_ops = { ... };"; the registry is
+ * the explicit list common/reports.def.  A workload without a formatter is
+ * printed by the generic seed-004 shaped one (REAL UTIME STIME READ
+ * WRITTEN DETAILS).
+ */
+#ifndef BM_REPORT_H
+#define BM_REPORT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "proto.h"
+
+struct bm_rmetric {
+	char name[32];
+	double value;
+	char unit[16];
+};
+
+struct bm_rres {             /* one R record */
+	uint64_t seq;
+	char wl[16];
+	char test[32];
+	char fs[32];
+	char params[160];
+	char mkfs[256];
+	char mount[256];
+	int rep;
+	int partial;
+	unsigned nm;
+	struct bm_rmetric m[BM_KV_MAX];
+};
+
+/* Fills h from a decoded R record; 0 or -EINVAL (not an R record, bad metric). */
+int bm_rres_from_record(struct bm_rres *h, const struct bm_record *rec);
+const struct bm_rmetric *bm_rres_metric(const struct bm_rres *h, const char *name);
+/* The metric's value, or dflt when absent. */
+double bm_rres_value(const struct bm_rres *h, const char *name, double dflt);
+/* The value of key k in h->params ("size=32M bs=1M"), copied into buf; NULL if absent. */
+const char *bm_rres_param(const struct bm_rres *h, const char *k, char *buf, size_t len);
+
+struct bm_rrow {
+	const char *label;          /* row name: "EXT4 6.1.0-53" (fs and kernel) */
+	const struct bm_rres *r;
+};
+
+struct bm_report_ops {
+	const char *wl;
+	/* rows: every result of this workload, in run order */
+	void (*print)(FILE *f, const struct bm_rrow *rows, size_t n);
+};
+
+#define REPORT(name) extern const struct bm_report_ops report_##name##_ops;
+#include "reports.def"
+#undef REPORT
+
+/* Groups rows by workload (in order of first appearance) and prints each
+ * group with its formatter. */
+void bm_report_print(FILE *f, const struct bm_rrow *rows, size_t n);
+
+#endif
