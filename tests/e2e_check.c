@@ -98,7 +98,9 @@ static int expect_jobs(const struct bm_suite *su, char **fs, int nfs)
 					x->fs = fs[f];
 					snprintf(x->test, sizeof(x->test), "%s", r.test);
 					x->rep = rep;
-					x->kind = tl > 2 && !strcmp(r.test + tl - 2, "rw") ? 'x' :
+					/* dd's tests say what they move: w, r, rw */
+					x->kind = strcmp(wl->name, "dd") ? '?' :
+						  tl > 2 && !strcmp(r.test + tl - 2, "rw") ? 'x' :
 						  r.test[tl - 1] == 'w' ? 'w' :
 						  r.test[tl - 1] == 'r' ? 'r' : '?';
 					x->bytes = (double)size;
