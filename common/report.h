@@ -65,4 +65,26 @@ struct bm_report_ops {
  * group with its formatter. */
 void bm_report_print(FILE *f, const struct bm_rrow *rows, size_t n);
 
+/* Additions (host mode round). */
+
+/* Splits a metric value "1.234:s" into value and unit; 0 or -EINVAL. */
+int bm_parse_metric(const char *text, double *value, char *unit, size_t unitlen);
+/* The formatter of wl from reports.def, or NULL. */
+const struct bm_report_ops *bm_report_find(const char *wl);
+/* The seed-004 table (common/report_dd.c): one block per test label,
+ *
+ *     : dd32w :
+ *                         REAL UTIME STIME     READ  WRITTEN DETAILS
+ *     EXT4 6.1.0-53     : 1.23     4    55       32    32800 5 extents
+ *
+ * rows grouped by filesystem within a block, " #<rep>" appended to every
+ * label of a block where some repeat is above 1.  UTIME/STIME in 1/100 s
+ * ticks as in the seed, READ/WRITTEN in KiB, other metrics as DETAILS.
+ * dd's formatter, and the one for any workload without its own. */
+void bm_report_generic(FILE *f, const struct bm_rrow *rows, size_t n);
+/* Row label: "EXT4 6.1.0-53" (fs upper-cased, then kernel if not empty). */
+void bm_report_label(char *buf, size_t len, const char *fs, const char *kernel);
+/* "6.1.0-53-amd64" -> "6.1.0-53": drops the "-amd64" flavour. */
+void bm_kernel_short(const char *rel, char *buf, size_t len);
+
 #endif

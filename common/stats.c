@@ -48,6 +48,8 @@ uint64_t bm_lat_bucket_hi(unsigned idx)
 
 	if (idx < 2 * BM_LAT_SUB)
 		return idx;
+	if (idx >= BM_LAT_BUCKETS - 1)
+		return UINT64_MAX;      /* the last bucket takes every larger value */
 	e = idx / BM_LAT_SUB - 1;
 	return (((uint64_t)(idx - BM_LAT_SUB * e) + 1) << e) - 1;
 }
@@ -94,6 +96,7 @@ uint64_t bm_lat_percentile(const struct bm_lat *l, double p)
 {
 	uint64_t rank, seen = 0, v;
 	unsigned i;
+	double x;
 
 	if (!l->n)
 		return 0;
@@ -101,9 +104,15 @@ uint64_t bm_lat_percentile(const struct bm_lat *l, double p)
 		return l->min_ns;
 	if (p >= 100)
 		return l->max_ns;
-	rank = (uint64_t)(p / 100.0 * (double)l->n);
-	if ((double)rank < p / 100.0 * (double)l->n)
-		rank++;                 /* ceil, without libm */
+	/* ceil(p/100 * n) without libm; the product is rounded first, so
+	 * that 99.9% of 1000 (999.0000000000001 in doubles) is rank 999. */
+	x = p / 100.0 * (double)l->n;
+	x -= x * 1e-12;
+	rank = (uint64_t)x;
+	if ((double)rank < x)
+		rank++;
+	if (rank < 1)
+		rank = 1;
 	for (i = 0; i < BM_LAT_BUCKETS; i++) {
 		seen += l->bucket[i];
 		if (seen >= rank)

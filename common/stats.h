@@ -13,7 +13,7 @@
 
 #define BM_LAT_SUB_BITS 6
 #define BM_LAT_SUB      (1u << BM_LAT_SUB_BITS)
-#define BM_LAT_MAX_EXP  40   /* values up to 2^46 ns (~19.5 hours) */
+#define BM_LAT_MAX_EXP  40   /* buckets up to 2^47 ns (~39 hours); the last takes the rest */
 #define BM_LAT_BUCKETS  (BM_LAT_SUB * (BM_LAT_MAX_EXP + 2))
 
 struct bm_lat {

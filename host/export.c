@@ -77,7 +77,7 @@ void bm_export_boot(struct bm_export *e, const char *label, const struct bm_resu
 	unsigned m;
 
 	for (i = 0; i < r->nres; i++) {
-		const struct bm_hres *h = &r->res[i];
+		const struct bm_rres *h = &r->res[i];
 
 		snprintf(rep, sizeof(rep), "%d", h->rep);
 		snprintf(partial, sizeof(partial), "%d", h->partial);

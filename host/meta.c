@@ -114,7 +114,7 @@ int bm_write_meta(const struct bm_boot *b)
 	return write_json(path, meta_body, b);
 }
 
-static void record(struct bm_json *j, const struct bm_hres *h)
+static void record(struct bm_json *j, const struct bm_rres *h)
 {
 	unsigned i;
 

@@ -25,29 +25,6 @@ const char *bm_status_name(enum bm_status st)
 	return status_names[st];
 }
 
-int bm_parse_metric(const char *text, double *value, char *unit, size_t unitlen)
-{
-	const char *colon = strrchr(text, ':');
-	char num[64], *end;
-	size_t n;
-
-	if (!colon || colon == text)
-		return -EINVAL;
-	n = (size_t)(colon - text);
-	if (n >= sizeof(num))
-		return -EINVAL;
-	memcpy(num, text, n);
-	num[n] = '\0';
-	errno = 0;
-	*value = strtod(num, &end);
-	if (*end || errno == ERANGE)
-		return -EINVAL;
-	if (strlen(colon + 1) >= unitlen)
-		return -EINVAL;
-	strcpy(unit, colon + 1);
-	return 0;
-}
-
 void bm_stream_feed_text(struct bm_stream *s, const char *text, size_t len)
 {
 	size_t start = 0, i;
@@ -70,39 +47,13 @@ static void copy_val(char *dst, size_t len, const char *v)
 
 static int add_result(struct bm_results *r, const struct bm_record *rec)
 {
-	struct bm_hres *h, *nr;
-	const char *v;
-	unsigned i;
+	struct bm_rres *nr;
 
 	nr = realloc(r->res, (r->nres + 1) * sizeof(*nr));
 	if (!nr)
 		return -ENOMEM;
 	r->res = nr;
-	h = &r->res[r->nres++];
-	memset(h, 0, sizeof(*h));
-	h->seq = rec->seq;
-	copy_val(h->wl, sizeof(h->wl), bm_rec_get(rec, "wl"));
-	copy_val(h->test, sizeof(h->test), bm_rec_get(rec, "test"));
-	copy_val(h->fs, sizeof(h->fs), bm_rec_get(rec, "fs"));
-	copy_val(h->params, sizeof(h->params), bm_rec_get(rec, "params"));
-	copy_val(h->mkfs, sizeof(h->mkfs), bm_rec_get(rec, "mkfs"));
-	copy_val(h->mount, sizeof(h->mount), bm_rec_get(rec, "mount"));
-	v = bm_rec_get(rec, "rep");
-	h->rep = v ? atoi(v) : 1;
-	v = bm_rec_get(rec, "partial");
-	h->partial = v && !strcmp(v, "1");
-	for (i = 0; i < rec->nkv; i++) {
-		struct bm_hmetric *m = &h->m[h->nm];
-
-		if (strncmp(rec->kv[i].key, "m_", 2))
-			continue;
-		/* A malformed metric is dropped, the rest of the record kept. */
-		if (bm_parse_metric(rec->kv[i].val, &m->value, m->unit, sizeof(m->unit)))
-			continue;
-		snprintf(m->name, sizeof(m->name), "%s", rec->kv[i].key + 2);
-		h->nm++;
-	}
-	return 0;
+	return bm_rres_from_record(&r->res[r->nres++], rec);
 }
 
 static int add_error(struct bm_results *r, const struct bm_record *rec)
@@ -210,14 +161,4 @@ void bm_results_free(struct bm_results *r)
 const char *bm_hello_get(const struct bm_results *r, const char *key)
 {
 	return r->have_hello ? bm_rec_get(&r->hello, key) : NULL;
-}
-
-const struct bm_hmetric *bm_hres_metric(const struct bm_hres *h, const char *name)
-{
-	unsigned i;
-
-	for (i = 0; i < h->nm; i++)
-		if (!strcmp(h->m[i].name, name))
-			return &h->m[i];
-	return NULL;
 }

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "proto.h"
+#include "report.h"  /* struct bm_rres: one R record */
 
 enum bm_status {
 	BM_ST_COMPLETED,       /* HELLO..END complete, no errors */
@@ -30,26 +31,6 @@ enum bm_watch {
 	BM_WATCH_TIMEOUT,  /* killed: --timeout reached */
 	BM_WATCH_PANIC,    /* killed after a panic, QEMU did not exit */
 	BM_WATCH_NOSTART,  /* QEMU could not be started */
-};
-
-struct bm_hmetric {
-	char name[32];
-	double value;
-	char unit[16];
-};
-
-struct bm_hres {            /* one R record */
-	uint64_t seq;
-	char wl[16];
-	char test[32];
-	char fs[32];
-	char params[160];
-	char mkfs[256];
-	char mount[256];
-	int rep;
-	int partial;
-	unsigned nm;
-	struct bm_hmetric m[BM_KV_MAX];
 };
 
 struct bm_herr {            /* one E record */
@@ -74,7 +55,7 @@ struct bm_results {
 	char source[16];        /* "results.log", "console.log" or a path */
 	int have_hello;
 	struct bm_record hello;
-	struct bm_hres *res;
+	struct bm_rres *res;
 	size_t nres;
 	struct bm_herr *err;
 	size_t nerr;
@@ -89,8 +70,6 @@ struct bm_results {
 };
 
 const char *bm_status_name(enum bm_status st);
-/* Splits "1.234:s" into value and unit; 0 or -EINVAL. */
-int bm_parse_metric(const char *text, double *value, char *unit, size_t unitlen);
 
 /* Feeds text line by line into s (CR and CRLF line ends accepted). */
 void bm_stream_feed_text(struct bm_stream *s, const char *text, size_t len);
@@ -99,7 +78,6 @@ int bm_results_from_stream(struct bm_results *r, const struct bm_stream *s);
 int bm_results_load(struct bm_results *r, const char *path, const char *run);
 void bm_results_free(struct bm_results *r);
 const char *bm_hello_get(const struct bm_results *r, const char *key);
-const struct bm_hmetric *bm_hres_metric(const struct bm_hres *h, const char *name);
 
 void bm_console_scan(const char *text, size_t len, struct bm_console *c);
 /* Sets r->status and r->status_why. */

@@ -291,7 +291,15 @@ static void add_metrics(struct bm_line *l, const struct bm_result *r)
 int emit_result(struct emitter *e, const struct bm_result *r,
 		const struct emit_ctx *c, const char *mkfs, const char *mount_opts)
 {
+	return emit_result_kv(e, r, c, mkfs, mount_opts, NULL, 0);
+}
+
+int emit_result_kv(struct emitter *e, const struct bm_result *r,
+		   const struct emit_ctx *c, const char *mkfs, const char *mount_opts,
+		   const struct bm_kv *extra, unsigned nextra)
+{
 	struct bm_line l;
+	unsigned i;
 	int n, ret, replaced;
 
 	pthread_mutex_lock(&e->lock);
@@ -304,6 +312,8 @@ int emit_result(struct emitter *e, const struct bm_result *r,
 	bm_line_add(&l, "mkfs", mkfs);
 	bm_line_add(&l, "mount", mount_opts);
 	bm_line_addf(&l, "partial", "%d", r->partial ? 1 : 0);
+	for (i = 0; i < nextra; i++)
+		bm_line_add(&l, extra[i].key, extra[i].val);
 	add_metrics(&l, r);
 	n = finish_or_replace(e, &l, &replaced);
 	if (n < 0) {

@@ -52,6 +52,10 @@ int emit_beat_maybe(struct emitter *e);
 int emit_beat(struct emitter *e);
 int emit_result(struct emitter *e, const struct bm_result *r,
 		const struct emit_ctx *c, const char *mkfs, const char *mount_opts);
+/* emit_result with extra keys after partial= (host mode: cache=). */
+int emit_result_kv(struct emitter *e, const struct bm_result *r,
+		   const struct emit_ctx *c, const char *mkfs, const char *mount_opts,
+		   const struct bm_kv *extra, unsigned nextra);
 int emit_error(struct emitter *e, const char *cls, const struct emit_ctx *c,
 	       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* Repeats the R lines, then writes Z. */

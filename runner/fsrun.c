@@ -12,14 +12,15 @@
 
 #include "fsrun.h"
 #include "log.h"
+#include "measure.h"
 #include "spawn.h"
-#include "sysstat.h"
 
 struct test_ref {
 	unsigned job, fs;
 	int idx, rep;
 	struct emit_ctx ec;
 	char mkfs_line[300];
+	int mounted;            /* the test filesystem is mounted */
 };
 
 int fsrun_job_opts(const struct wl_ops *w, const char *args, void **out,
@@ -44,6 +45,8 @@ int fsrun_job_opts(const struct wl_ops *w, const char *args, void **out,
 		*eq = '\0';
 		ret = bm_opt_set(w->opts, o, tok, eq + 1, err, errlen);
 	}
+	if (!ret && w->check)
+		ret = w->check(o, err, errlen);
 	if (!ret && w->ntests(o) < 1) {
 		snprintf(err, errlen, "the options select no test");
 		ret = -EINVAL;
@@ -251,6 +254,7 @@ static int do_mount(struct fsrun *r, struct test_ref *t)
 			   r->disk->dev, p->type, p->mount_opts, r->cfg->mnt, strerror(errno));
 		return ret;
 	}
+	t->mounted = 1;
 	return 0;
 }
 
@@ -262,8 +266,10 @@ static int do_umount(struct fsrun *r, struct test_ref *t)
 
 	emit_phase(r->em, "umount", &t->ec);
 	for (i = 0; i < 25; i++) {
-		if (!umount(r->cfg->mnt))
+		if (!umount(r->cfg->mnt)) {
+			t->mounted = 0;
 			return 0;
+		}
 		if (errno != EBUSY)
 			break;
 		sync();
@@ -272,65 +278,51 @@ static int do_umount(struct fsrun *r, struct test_ref *t)
 	emit_error(r->em, "setup", &t->ec, "cannot unmount %s: %s", r->cfg->mnt,
 		   strerror(errno));
 	umount2(r->cfg->mnt, MNT_DETACH);
+	t->mounted = 0;
 	return -EBUSY;
 }
 
-static void drop_caches(void)
+struct drop_arg {
+	struct fsrun *r;
+	struct test_ref *t;
+};
+
+/*
+ * The seeds' rule: "the filesystem was recreated and remounted after
+ * preparation".  A remount, beyond dropping the page cache, also drops the
+ * filesystem's in-memory allocator and journal state left by prepare().
+ */
+static int fsrun_drop(void *arg)
 {
-	int fd = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
+	struct drop_arg *d = arg;
+	int ret;
 
 	sync();
-	if (fd < 0)
-		return;
-	if (write(fd, "3\n", 2) != 2)
-		rlog(RLOG_INFO, "cannot drop caches: %s", strerror(errno));
-	close(fd);
+	ret = do_umount(d->r, d->t);
+	if (!ret)
+		ret = do_mount(d->r, d->t);
+	if (ret)
+		return ret;
+	ret = measure_drop_caches();
+	if (ret)
+		rlog(RLOG_INFO, "cannot drop caches: %s", strerror(-ret));
+	return 0;
 }
 
-static void ctx_beat(struct wl_ctx *ctx, const char *what)
-{
-	emit_beat_maybe(ctx->priv);
-}
-
-/* prepare, drop caches, the measured run; fills res. */
+/* prepare, drop caches, the measured run (measure.c); fills res. */
 static int measure(struct fsrun *r, struct test_ref *t, struct bm_result *res)
 {
-	const struct wl_ops *w = r->wl[t->job];
-	const void *o = r->opts[t->job];
+	struct drop_arg d = { .r = r, .t = t };
+	struct measure_env env = {
+		.em = r->em, .disk = r->disk->name, .hz = r->hz, .drop = fsrun_drop,
+		.drop_arg = &d,
+	};
 	struct wl_ctx ctx = {
 		.mnt = r->cfg->mnt, .dev = r->disk->dev, .fs = r->prof[t->fs].name,
-		.rep = t->rep, .beat = ctx_beat, .priv = r->em,
+		.rep = t->rep, .beat = measure_beat, .priv = r->em,
 	};
-	struct sysstat_snap a, b;
-	struct bm_result own;
-	unsigned i;
-	int ret = 0;
 
-	emit_phase(r->em, "prepare", &t->ec);
-	if (w->prepare)
-		ret = w->prepare(&ctx, o, t->idx);
-	if (ret) {
-		emit_error(r->em, "bench", &t->ec, "%s prepare: %s", w->name, strerror(-ret));
-		return ret;
-	}
-	drop_caches();
-	memset(&own, 0, sizeof(own));
-	emit_phase(r->em, "run", &t->ec);
-	if (sysstat_begin(&a, "/proc", r->disk->name))
-		rlog(RLOG_INFO, "no /proc/stat or diskstats entry for %s", r->disk->name);
-	ret = w->run(&ctx, o, t->idx, &own);
-	sysstat_end(&b, "/proc", r->disk->name);
-	if (w->inspect)
-		w->inspect(&ctx, o, t->idx, &own);
-	/* The window's metrics first, in the seed's column order. */
-	sysstat_add_metrics(&a, &b, r->hz, res);
-	for (i = 0; i < own.nmetrics; i++)
-		bm_result_add(res, own.m[i].name, own.m[i].value, own.m[i].unit);
-	if (ret) {
-		res->partial = 1;
-		emit_error(r->em, "bench", &t->ec, "%s run: %s", w->name, strerror(-ret));
-	}
-	return ret;
+	return measure_test(&env, r->wl[t->job], r->opts[t->job], &ctx, t->idx, &t->ec, res);
 }
 
 /* One test on a fresh filesystem.  -EBUSY: the disk is stuck, stop everything. */
@@ -349,13 +341,15 @@ static int one_test(struct fsrun *r, struct test_ref *t)
 	t->ec.fs = r->prof[t->fs].name;
 	t->ec.test = res.test;
 	t->ec.rep = t->rep;
+	t->mounted = 0;
 	spawn_reap_orphans();
 	emit_beat(r->em);
 	if (do_mkfs(r, t) || do_mount(r, t))
 		return 0;
 	ret = measure(r, t, &res);
 	measured = res.nmetrics > 0;
-	if (do_umount(r, t))
+	/* a failed remount (fsrun_drop) may have left nothing mounted */
+	if (t->mounted && do_umount(r, t))
 		return -EBUSY;
 	if (measured)
 		emit_result(r->em, &res, &t->ec, t->mkfs_line, r->prof[t->fs].mount_opts);

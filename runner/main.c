@@ -5,7 +5,8 @@
  * Mounts the kernel filesystems, reads its configuration (the image's
  * bootmark.conf, then bootmark.* words on the kernel command line), loads
  * the boot modules, finds the test disk by serial, runs the suite and
- * powers off.  Every failure becomes an E record followed by a clean
+ * powers off.  With --host it runs one workload on a directory of the host
+ * instead (hostmode.c).  Every failure becomes an E record followed by a clean
  * power-off: PID 1 must never exit, or the kernel panics and the host
  * sees a crash instead of a reason.
  */
@@ -24,6 +25,7 @@
 #include "emit.h"
 #include "fsrun.h"
 #include "hello.h"
+#include "hostmode.h"
 #include "log.h"
 #include "modload.h"
 #include "profile.h"
@@ -42,12 +44,27 @@ struct boot {
 
 static void usage(FILE *f)
 {
+	const struct wl_ops *const *w;
+
 	fprintf(f, "usage: bootmark-runner            (as PID 1 in the bootmark image)\n"
+		   "       bootmark-runner --host DIR --workload NAME [--table] [key=value ...]\n"
 		   "       bootmark-runner --help\n\n"
 		   "Options come from " RUNNER_CONF_PATH " (\"key = value\") and are\n"
 		   "overridden by " RUNNER_CMDLINE_PREFIX "<key>=<value> words on the kernel "
 		   "command line:\n\n");
 	bm_opts_help(runner_opts, RUNNER_CMDLINE_PREFIX, f);
+	fprintf(f, "\nHost mode (--host) runs every test of one workload on DIR, an existing\n"
+		   "directory of this machine, without mkfs: each test in a fresh DIR/bootmark.<pid>.<n>,\n"
+		   "removed afterwards.  Records (HELLO host=1, R, E, Z) go to stdout, then the\n"
+		   "table when stdout is a terminal or with --table.  As root the page cache is\n"
+		   "dropped before each measured run; otherwise only the test files' pages are\n"
+		   "evicted (posix_fadvise DONTNEED) and the records say cache=fadvise.\n"
+		   "Exit: 0 every test ran, 1 a test failed, 100 bad arguments or DIR, 111 system error.\n"
+		   "\nWorkloads and their options (key=value, as on a suite line):\n");
+	for (w = wl_registry; *w; w++) {
+		fprintf(f, "\n%s:\n", (*w)->name);
+		bm_opts_help((*w)->opts, "", f);
+	}
 }
 
 static void early_mounts(void)
@@ -262,6 +279,8 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
+	if (argc > 1 && !strcmp(argv[1], "--host"))
+		return hostmode_main(argc, argv);
 	if (getpid() != 1) {
 		fprintf(stderr, "bootmark-runner: not PID 1; it runs as /init of the bootmark "
 				"image (--help lists its options)\n");

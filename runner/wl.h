@@ -38,6 +38,9 @@ struct wl_ops {
 	unsigned flags;
 	const struct bm_opt *opts;  /* option table for the suite line */
 	size_t opts_size;           /* size of the option struct it fills */
+	/* Checks what one option cannot check alone (lists, size >= bs); may
+	 * be NULL.  0, or -EINVAL and a message naming the option. */
+	int (*check)(const void *o, char *err, size_t errlen);
 	/* Number of tests this job expands into (dd: write, read, rewrite). */
 	int (*ntests)(const void *o);
 	/* Seed-style label of test idx, "dd512w"; fills r->wl/test/params. */

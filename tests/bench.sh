@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # make bench: image sizes, boot time to HELLO against a trivial init, smoke suite
-# wall time (docs/bench.md).  Targets are reported PASS/FAIL; the exit status is 0
-# unless something could not be measured (1), or BENCH_STRICT=1 and a target failed.
+# wall time, bootmark's host mode against fio (tests/bench_host.sh); docs/bench.md.
+# Targets are reported PASS/FAIL; the exit status is 0 unless something could not
+# be measured (1), or BENCH_STRICT=1 and a target failed.
 set -eu
 
 BM=${BM:-build/bootmark}
@@ -90,6 +91,19 @@ for k in $KERNELS; do
 		broken=1
 	fi
 done
+
+echo
+echo "== host: bootmark host mode against fio on this machine's disk"
+if sh tests/bench_host.sh > "$tmp/host.out" 2>&1; then
+	cat "$tmp/host.out"
+	grep '^host ' "$tmp/host.out" | grep -v '^host \(bench\|targets\)' >> "$summary" || true
+	n=$(sed -n 's/^host targets failed: //p' "$tmp/host.out")
+	failed=$((failed + ${n:-0}))
+else
+	cat "$tmp/host.out"
+	say "host bench: could not be measured"
+	broken=1
+fi
 
 echo
 echo "== summary"

@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: MIT
+/* Result records -> struct bm_rres -> the formatter of each workload (report.h). */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+static const struct bm_report_ops *const report_registry[] = {
+#define REPORT(name) &report_##name##_ops,
+#include "reports.def"
+#undef REPORT
+	NULL
+};
+
+int bm_parse_metric(const char *text, double *value, char *unit, size_t unitlen)
+{
+	const char *colon = strrchr(text, ':');
+	char num[64], *end;
+	size_t n;
+
+	if (!colon || colon == text)
+		return -EINVAL;
+	n = (size_t)(colon - text);
+	if (n >= sizeof(num))
+		return -EINVAL;
+	memcpy(num, text, n);
+	num[n] = '\0';
+	errno = 0;
+	*value = strtod(num, &end);
+	if (*end || errno == ERANGE)
+		return -EINVAL;
+	if (strlen(colon + 1) >= unitlen)
+		return -EINVAL;
+	strcpy(unit, colon + 1);
+	return 0;
+}
+
+static void copy_val(char *dst, size_t len, const char *v)
+{
+	snprintf(dst, len, "%s", v ? v : "");
+}
+
+int bm_rres_from_record(struct bm_rres *h, const struct bm_record *rec)
+{
+	const char *v;
+	unsigned i;
+
+	memset(h, 0, sizeof(*h));
+	if (rec->type != BM_REC_RESULT)
+		return -EINVAL;
+	h->seq = rec->seq;
+	copy_val(h->wl, sizeof(h->wl), bm_rec_get(rec, "wl"));
+	copy_val(h->test, sizeof(h->test), bm_rec_get(rec, "test"));
+	copy_val(h->fs, sizeof(h->fs), bm_rec_get(rec, "fs"));
+	copy_val(h->params, sizeof(h->params), bm_rec_get(rec, "params"));
+	copy_val(h->mkfs, sizeof(h->mkfs), bm_rec_get(rec, "mkfs"));
+	copy_val(h->mount, sizeof(h->mount), bm_rec_get(rec, "mount"));
+	v = bm_rec_get(rec, "rep");
+	h->rep = v ? atoi(v) : 1;
+	v = bm_rec_get(rec, "partial");
+	h->partial = v && !strcmp(v, "1");
+	for (i = 0; i < rec->nkv && h->nm < BM_KV_MAX; i++) {
+		struct bm_rmetric *m = &h->m[h->nm];
+
+		if (strncmp(rec->kv[i].key, "m_", 2))
+			continue;
+		/* A malformed metric is dropped, the rest of the record kept:
+		 * one bad value must not hide a whole test from the table. */
+		if (bm_parse_metric(rec->kv[i].val, &m->value, m->unit, sizeof(m->unit)))
+			continue;
+		snprintf(m->name, sizeof(m->name), "%s", rec->kv[i].key + 2);
+		h->nm++;
+	}
+	return 0;
+}
+
+const struct bm_rmetric *bm_rres_metric(const struct bm_rres *h, const char *name)
+{
+	unsigned i;
+
+	for (i = 0; i < h->nm; i++)
+		if (!strcmp(h->m[i].name, name))
+			return &h->m[i];
+	return NULL;
+}
+
+double bm_rres_value(const struct bm_rres *h, const char *name, double dflt)
+{
+	const struct bm_rmetric *m = bm_rres_metric(h, name);
+
+	return m ? m->value : dflt;
+}
+
+/* params is "k=v k=v": whole words only, so "bs" does not match "rbs=4k". */
+const char *bm_rres_param(const struct bm_rres *h, const char *k, char *buf, size_t len)
+{
+	const char *p = h->params;
+	size_t klen = strlen(k), vlen;
+
+	while (*p) {
+		p += strspn(p, " ");
+		vlen = strcspn(p, " ");
+		if (vlen > klen && !strncmp(p, k, klen) && p[klen] == '=') {
+			snprintf(buf, len, "%.*s", (int)(vlen - klen - 1), p + klen + 1);
+			return buf;
+		}
+		p += vlen;
+	}
+	return NULL;
+}
+
+const struct bm_report_ops *bm_report_find(const char *wl)
+{
+	size_t i;
+
+	for (i = 0; report_registry[i]; i++)
+		if (!strcmp(report_registry[i]->wl, wl))
+			return report_registry[i];
+	return NULL;
+}
+
+void bm_report_label(char *buf, size_t len, const char *fs, const char *kernel)
+{
+	size_t i, n;
+
+	if (!len)
+		return;
+	n = (size_t)snprintf(buf, len, "%s", fs && fs[0] ? fs : "?");
+	for (i = 0; i < n && i < len; i++)
+		buf[i] = (char)toupper((unsigned char)buf[i]);
+	if (kernel && kernel[0])
+		snprintf(buf + strlen(buf), len - strlen(buf), " %s", kernel);
+}
+
+void bm_kernel_short(const char *rel, char *buf, size_t len)
+{
+	static const char flavour[] = "-amd64";
+	size_t n = strlen(rel), f = sizeof(flavour) - 1;
+
+	/* The flavour says nothing when every kernel here is amd64. */
+	if (n > f && !strcmp(rel + n - f, flavour))
+		n -= f;
+	snprintf(buf, len, "%.*s", (int)n, rel);
+}
+
+void bm_report_print(FILE *f, const struct bm_rrow *rows, size_t n)
+{
+	const struct bm_report_ops *ops;
+	struct bm_rrow *group;
+	const char *wl;
+	size_t i, j, k, ng, groups = 0;
+
+	group = malloc((n ? n : 1) * sizeof(*group));
+	if (!group)
+		return;
+	for (i = 0; i < n; i++) {
+		wl = rows[i].r->wl;
+		for (j = 0; j < i && strcmp(rows[j].r->wl, wl); j++)
+			;
+		if (j < i)
+			continue;  /* this workload was printed with its first row */
+		for (k = i, ng = 0; k < n; k++)
+			if (!strcmp(rows[k].r->wl, wl))
+				group[ng++] = rows[k];
+		if (groups++)
+			fputc('\n', f);
+		ops = bm_report_find(wl);
+		if (ops && ops->print)
+			ops->print(f, group, ng);
+		else
+			bm_report_generic(f, group, ng);
+	}
+	free(group);
+}
