@@ -130,10 +130,13 @@ check-unit: $(GCC_TESTS) $(CLANG_TESTS) $(ASAN_TESTS) $(CLANG_MAINS)
 check-image:
 	$(Q)sh tests/image.sh
 
+check-host: all
+	$(Q)sh tests/hostmode.sh
+
 check-e2e: all $(O)/gcc/tests/e2e_check
 	$(Q)sh tests/e2e.sh
 
-check: check-unit check-image check-e2e
+check: check-unit check-image check-host check-e2e
 
 # make run works on a fresh Debian 12: it installs what is missing before building.
 run:
@@ -150,6 +153,6 @@ deps:
 clean:
 	rm -rf $(O)
 
-.PHONY: all check check-unit check-image check-e2e run bench deps clean
+.PHONY: all check check-unit check-image check-host check-e2e run bench deps clean
 .SECONDARY:
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

@@ -56,12 +56,16 @@ done
 if $bin export --format json "$out/run" >"$out/export.json" &&
    $bin export --format csv "$out/run" >"$out/export.csv"; then
 	ok "export json and csv"
+	# every workload of the suite, for every kernel and filesystem
+	wls=$(sed -n 's/^\([a-z][a-z0-9_]*\)[[:space:]].*/\1/p' configs/suites/$suite | grep -vx suite | sort -u)
 	for k in $kernels; do
 		rel=${k#deb:}
 		for f in $(echo $fs | tr , ' '); do
-			n=$(grep -c "^\"\{0,1\}$rel\"\{0,1\},$f,dd," "$out/export.csv")
-			[ "$n" -gt 0 ] && ok "export lists dd metrics for $rel $f ($n rows)" ||
-				notok "export lists dd metrics for $rel $f"
+			for w in $wls; do
+				n=$(grep -c "^\"\{0,1\}$rel\"\{0,1\},$f,$w," "$out/export.csv")
+				[ "$n" -gt 0 ] && ok "export lists $w metrics for $rel $f ($n rows)" ||
+					notok "export lists $w metrics for $rel $f"
+			done
 		done
 	done
 	head -n 1 "$out/export.csv" | grep -q '^kernel,fs,workload,variant,metric,value,unit,repeat' &&

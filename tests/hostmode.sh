@@ -1,0 +1,45 @@
+#!/bin/sh
+# Host mode for every workload: `bootmark-runner --host DIR --workload NAME` on a
+# directory of this machine, tiny sizes. Each run must exit 0, leave DIR as it found
+# it, and write records that `bootmark parse` reads as a complete run with results.
+# Exit: 0 pass, 1 fail.
+set -u
+runner=build/bootmark-runner
+pass=0 fail=0
+ok() { pass=$((pass + 1)); echo "ok - $*"; }
+notok() { fail=$((fail + 1)); echo "not ok - $*"; }
+
+# /var/tmp is on a block device on Debian; tmpfs works too (read/written absent)
+dir=$(mktemp -d /var/tmp/bootmark-host.XXXXXX)
+out=$(mktemp -d /tmp/bootmark-host-out.XXXXXX)
+touch "$dir/keep-me"
+
+while read -r wl args; do
+	case $wl in ''|'#'*) continue ;; esac
+	# shellcheck disable=SC2086 # args is a list of key=value words
+	if $runner --host "$dir" --workload "$wl" $args >"$out/$wl.log" 2>"$out/$wl.err"; then
+		ok "$wl runs in host mode"
+	else
+		sed 's/^/#   /' "$out/$wl.err" | tail -n 5
+		notok "$wl runs in host mode"
+	fi
+	if [ "$(ls -A "$dir")" = keep-me ]; then
+		ok "$wl leaves $dir as it found it"
+	else
+		notok "$wl leaves $dir as it found it ($(ls -A "$dir" | tr '\n' ' '))"
+	fi
+	st=$(build/bootmark parse "$out/$wl.log" 2>&1 | head -n 1)
+	r=$(grep -c "@@B1 [0-9a-f]* [0-9]* R " "$out/$wl.log")
+	case $st in *": completed") n=1 ;; *) n=0 ;; esac
+	[ "$n" -gt 0 ] && [ "$r" -gt 0 ] && ok "$wl records parse as a completed run ($r R lines)" ||
+		notok "$wl records parse as a completed run"
+done <<'LIST'
+dd size=4M bs=64k
+tiobench threads=1,2 size=1M bs=4k random=50
+bonnie size=2M charsize=16k seeks=100 num=1 max_size=0
+lmdd bs=4k,64k size=1M
+LIST
+
+rm -rf "$dir" "$out"
+echo "hostmode: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
