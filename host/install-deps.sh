@@ -15,6 +15,7 @@ depmod:kmod
 cpio:cpio
 xz:xz-utils
 zstd:zstd
+/usr/share/dbench/client.txt:dbench
 gcc:gcc
 clang:clang
 make:make

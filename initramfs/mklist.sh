@@ -1,5 +1,5 @@
 #!/bin/sh
-# usage: sh initramfs/mklist.sh BASE_LIST RUNNER > build/base.list
+# usage: sh initramfs/mklist.sh BASE_LIST RUNNER [DBENCH_LOADFILE] > build/base.list
 #
 # Writes the final list of the base image on stdout: BASE_LIST with @RUNNER@
 # replaced by RUNNER, one entry per file in configs/ (bootmark.conf, suites/*,
@@ -7,20 +7,24 @@
 # of the list needs, found with ldd. Libraries go under /lib, not /usr/lib, at
 # their real file name, with a symlink for the name ldd reports (the soname, or
 # /lib64/ld-linux-x86-64.so.2). Output is sorted by path: same inputs, same list.
+# DBENCH_LOADFILE (build/client.txt.xz, or $BM_DBENCH_LOADFILE) goes in as
+# /etc/bootmark/data/client.txt.xz, dbench's default loadfile in the image.
 # Exit: 0 ok, 100 bad arguments or input, 111 system error.
 set -eu
 
 prog=mklist.sh
 die() { echo "$prog: $2" >&2; exit "$1"; }
 
-[ $# -eq 2 ] || die 100 "usage: sh initramfs/mklist.sh BASE_LIST RUNNER"
+[ $# -eq 2 ] || [ $# -eq 3 ] || die 100 "usage: sh initramfs/mklist.sh BASE_LIST RUNNER [DBENCH_LOADFILE]"
 base=$1
 runner=$2
+dbload=${3:-${BM_DBENCH_LOADFILE:-}}
 configs=${BM_CONFIGS:-configs}
 [ -r "$base" ] || die 100 "cannot read $base"
 [ -f "$runner" ] || die 100 "runner $runner: no such file"
 # the list format has no quoting, and @RUNNER@ is replaced with sed
-case $runner$configs in
+[ -z "$dbload" ] || [ -f "$dbload" ] || die 100 "dbench loadfile $dbload: no such file"
+case $runner$configs$dbload in
 *[!A-Za-z0-9._/+-]*) die 100 "path $runner or $configs holds characters a list cannot carry" ;;
 esac
 [ -f "$configs/bootmark.conf" ] || die 100 "$configs/bootmark.conf: no such file"
@@ -93,6 +97,10 @@ elf_libs() {
 		*) config_entry /etc/bootmark/fs "$f" ;;
 		esac
 	done
+	if [ -n "$dbload" ]; then
+		echo "dir /etc/bootmark/data 0755 0 0"
+		echo "file /etc/bootmark/data/client.txt.xz $dbload 0644 0 0"
+	fi
 } >"$tmp/list" || exit
 
 awk '$1 == "file" { print $3 }' "$tmp/list" | while read -r host; do

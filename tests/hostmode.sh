@@ -38,6 +38,10 @@ dd size=4M bs=64k
 tiobench threads=1,2 size=1M bs=4k random=50
 bonnie size=2M charsize=16k seeks=100 num=1 max_size=0
 lmdd bs=4k,64k size=1M
+dbench clients=1 time=2 warmup=1 loadfile=generated
+aim7 mix=fserver tasks=1 jobs=20 filesize=16k poolsize=16k
+kerntree scale=0.001
+aio files=20 fsize=40k qd=8 threads=1 direct=0
 LIST
 
 rm -rf "$dir" "$out"

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: MIT
+/*
+ * AIM7's report, shaped like seed 000 (Randy Hron, 2.5.70 kernels, 2003),
+ * which is reaim's table without its first column:
+ *
+ *     AIM7 fserver workload
+ *     kernel        Tasks Jobs/Min   JTI    Real     CPU Jobs/sec/task
+ *     EXT4 6.1.0-53     4     92.7    98   261.6    35.1        0.3861
+ *
+ * One section per mix (and per set of the other parameters: jobs,
+ * filesize, poolsize), one block per task count separated by blank lines,
+ * rows by Jobs/Min, highest first, as in the seed.  JTI is reaim's column
+ * (the seed left it out).  Repeats show as "#<rep>" after the label;
+ * partial results are marked.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+#define KEY_LEN 160
+
+/* The section a result belongs to: its params without tasks=. */
+static void section_key(const struct bm_rres *h, char *buf, size_t len)
+{
+	const char *p = h->params;
+	size_t used = 0, w;
+
+	buf[0] = '\0';
+	while (*p) {
+		p += strspn(p, " ");
+		w = strcspn(p, " ");
+		if (w && strncmp(p, "tasks=", 6) && used < len)
+			used += (size_t)snprintf(buf + used, len - used, "%s%.*s",
+						 used ? " " : "", (int)w, p);
+		p += w;
+	}
+}
+
+static int placeable(const struct bm_rres *h)
+{
+	char buf[16];
+
+	return !strcmp(h->wl, "aim7") && bm_rres_metric(h, "jobs_min") &&
+	       bm_rres_param(h, "mix", buf, sizeof(buf)) && bm_rres_param(h, "tasks", buf, sizeof(buf));
+}
+
+static long tasks_of(const struct bm_rres *h)
+{
+	char buf[16];
+
+	return bm_rres_param(h, "tasks", buf, sizeof(buf)) ? strtol(buf, NULL, 10) : 0;
+}
+
+static const struct bm_rrow *sort_rows;
+
+/* Tasks ascending, then Jobs/Min descending, then run order. */
+static int cmp_idx(const void *a, const void *b)
+{
+	const struct bm_rres *x = sort_rows[*(const size_t *)a].r;
+	const struct bm_rres *y = sort_rows[*(const size_t *)b].r;
+	long tx = tasks_of(x), ty = tasks_of(y);
+	double jx = bm_rres_value(x, "jobs_min", 0), jy = bm_rres_value(y, "jobs_min", 0);
+
+	if (tx != ty)
+		return tx < ty ? -1 : 1;
+	if (jx != jy)
+		return jx > jy ? -1 : 1;
+	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+static void row_label(char *buf, size_t len, const struct bm_rrow *row, int reps)
+{
+	snprintf(buf, len, reps ? "%s #%d" : "%s", row->label ? row->label : "", row->r->rep);
+}
+
+static void print_section(FILE *f, const struct bm_rrow *rows, size_t n, const char *key)
+{
+	char k[KEY_LEN], mix[32], label[96];
+	size_t *idx, m = 0, i;
+	int width = 6, reps = 0;
+	long prev = -1;
+
+	idx = calloc(n, sizeof(*idx));
+	if (!idx)
+		return;
+	for (i = 0; i < n; i++) {
+		section_key(rows[i].r, k, sizeof(k));
+		if (placeable(rows[i].r) && !strcmp(k, key)) {
+			idx[m++] = i;
+			reps |= rows[i].r->rep > 1;
+		}
+	}
+	for (i = 0; i < m; i++) {
+		row_label(label, sizeof(label), &rows[idx[i]], reps);
+		if ((int)strlen(label) > width)
+			width = (int)strlen(label);
+	}
+	sort_rows = rows;
+	qsort(idx, m, sizeof(*idx), cmp_idx);
+	bm_rres_param(rows[idx[0]].r, "mix", mix, sizeof(mix));
+	fprintf(f, "AIM7 %s workload", mix);
+	/* the parameters after mix=..., if any: "(jobs=100 filesize=10M poolsize=20M)" */
+	if (strchr(key, ' '))
+		fprintf(f, " (%s)", strchr(key, ' ') + 1);
+	fprintf(f, "\n%-*s %5s %8s %5s %7s %7s %13s\n", width, "kernel", "Tasks", "Jobs/Min",
+		"JTI", "Real", "CPU", "Jobs/sec/task");
+	for (i = 0; i < m; i++) {
+		const struct bm_rres *h = rows[idx[i]].r;
+
+		if (prev >= 0 && tasks_of(h) != prev)
+			fputc('\n', f);
+		prev = tasks_of(h);
+		row_label(label, sizeof(label), &rows[idx[i]], reps);
+		fprintf(f, "%-*s %5ld %8.1f %5.0f %7.1f %7.1f %13.4f%s\n", width, label, prev,
+			bm_rres_value(h, "jobs_min", 0), bm_rres_value(h, "jti", 0),
+			bm_rres_value(h, "aim_real", 0), bm_rres_value(h, "cpu", 0),
+			bm_rres_value(h, "jobs_sec_task", 0), h->partial ? " (partial)" : "");
+	}
+	free(idx);
+}
+
+static void aim7_print(FILE *f, const struct bm_rrow *rows, size_t n)
+{
+	char key[KEY_LEN], prev[KEY_LEN];
+	size_t i, j, sections = 0;
+
+	for (i = 0; i < n; i++) {
+		if (!placeable(rows[i].r))
+			continue;
+		section_key(rows[i].r, key, sizeof(key));
+		for (j = 0; j < i; j++) {
+			section_key(rows[j].r, prev, sizeof(prev));
+			if (placeable(rows[j].r) && !strcmp(prev, key))
+				break;
+		}
+		if (j < i)
+			continue;   /* printed with its first row */
+		if (sections++)
+			fputc('\n', f);
+		print_section(f, rows, n, key);
+	}
+	/* A record this formatter cannot place still shows, in the generic table. */
+	for (i = 0; i < n; i++) {
+		if (placeable(rows[i].r))
+			continue;
+		if (sections++)
+			fputc('\n', f);
+		bm_report_generic(f, rows + i, 1);
+	}
+}
+
+const struct bm_report_ops report_aim7_ops = {
+	.wl = "aim7",
+	.print = aim7_print,
+};

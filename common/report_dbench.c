@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: MIT
+/*
+ * dbench's report: seed 004's table (one block per client count, DETAILS
+ * "Throughput 222.623 MB/sec 4 procs"), then for every row what dbench
+ * 4.0 prints at the end of a run: its per-op table (the ops the record
+ * carries, in dbench's order) and the final Throughput line.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+#define LABEL_MIN 8
+
+/* dbench's per-op table names, in its order, and the record's metric stem. */
+static const struct {
+	const char *name, *stem;
+} db_rows[] = {
+	{ "NTCreateX", "create" }, { "Close", "close" }, { "Qpathinfo", "qpath" },
+	{ "Find", "find" }, { "WriteX", "write" }, { "ReadX", "read" },
+};
+
+static void db_cell(char *buf, size_t len, const struct bm_rres *h, const char *name)
+{
+	const struct bm_rmetric *m = bm_rres_metric(h, name);
+	double v;
+
+	if (!m || !isfinite(m->value)) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	v = m->value;
+	if (!strcmp(name, "real"))
+		snprintf(buf, len, "%.2f", v);
+	else if (!strcmp(name, "utime") || !strcmp(name, "stime"))
+		snprintf(buf, len, "%.0f", strcmp(m->unit, "s") ? v : v * 100);
+	else if (!strcmp(m->unit, "MiB"))
+		snprintf(buf, len, "%.0f", v * 1024);
+	else if (!strcmp(m->unit, "B"))
+		snprintf(buf, len, "%.0f", v / 1024);
+	else
+		snprintf(buf, len, "%.0f", v);
+}
+
+static int db_procs(const struct bm_rres *h)
+{
+	char buf[16];
+
+	return bm_rres_param(h, "clients", buf, sizeof(buf)) ? atoi(buf) : 0;
+}
+
+static void db_label(char *buf, size_t len, const struct bm_rrow *row, int show_rep)
+{
+	snprintf(buf, len, "%s", row->label ? row->label : "");
+	if (show_rep)
+		snprintf(buf + strlen(buf), len - strlen(buf), " #%d", row->r->rep);
+}
+
+static int db_show_rep(const struct bm_rrow *rows, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(rows[i].r->wl, "dbench") && rows[i].r->rep > 1)
+			return 1;
+	return 0;
+}
+
+static void db_block(FILE *f, const struct bm_rrow *rows, size_t n, const char *test, int rep)
+{
+	static const char *const cols[] = { "real", "utime", "stime", "read", "written" };
+	char label[160], c[5][32];
+	int width = LABEL_MIN;
+	size_t i;
+	int k;
+
+	for (i = 0; i < n; i++) {
+		db_label(label, sizeof(label), &rows[i], rep);
+		if (!strcmp(rows[i].r->test, test) && (int)strlen(label) > width)
+			width = (int)strlen(label);
+	}
+	width++;
+	fprintf(f, ": %s :\n%-*s  %7s %5s %5s %9s %9s %s\n", test, width, "", "REAL", "UTIME",
+		"STIME", "READ", "WRITTEN", "DETAILS");
+	for (i = 0; i < n; i++) {
+		const struct bm_rres *h = rows[i].r;
+
+		if (strcmp(h->test, test))
+			continue;
+		for (k = 0; k < 5; k++)
+			db_cell(c[k], sizeof(c[k]), h, cols[k]);
+		db_label(label, sizeof(label), &rows[i], rep);
+		fprintf(f, "%-*s: %7s %5s %5s %9s %9s Throughput %g MB/sec %d procs%s\n", width, label,
+			c[0], c[1], c[2], c[3], c[4], bm_rres_value(h, "tput", 0), db_procs(h),
+			h->partial ? " (partial)" : "");
+	}
+}
+
+static void db_optable(FILE *f, const struct bm_rrow *row, int rep)
+{
+	const struct bm_rres *h = row->r;
+	char label[160], key[32];
+	size_t k;
+	double cnt;
+
+	db_label(label, sizeof(label), row, rep);
+	fprintf(f, "%s %s (%s):\n\n Operation      Count    AvgLat    MaxLat\n"
+		" ----------------------------------------\n", label, h->test, h->params);
+	for (k = 0; k < sizeof(db_rows) / sizeof(db_rows[0]); k++) {
+		snprintf(key, sizeof(key), "n_%s", db_rows[k].stem);
+		cnt = bm_rres_value(h, key, 0);
+		if (cnt <= 0)
+			continue;  /* dbench omits ops that did not run */
+		fprintf(f, " %-12s %7u", db_rows[k].name, (unsigned)cnt);
+		snprintf(key, sizeof(key), "avg_%s", db_rows[k].stem);
+		fprintf(f, " %9.03f", bm_rres_value(h, key, 0));
+		snprintf(key, sizeof(key), "max_%s", db_rows[k].stem);
+		fprintf(f, " %9.03f\n", bm_rres_value(h, key, 0));
+	}
+	fprintf(f, "\nThroughput %g MB/sec  %d clients  %d procs  max_latency=%.03f ms%s\n",
+		bm_rres_value(h, "tput", 0), db_procs(h), db_procs(h),
+		bm_rres_value(h, "lat_max", 0), h->partial ? " (partial)" : "");
+}
+
+static void db_print(FILE *f, const struct bm_rrow *rows, size_t n)
+{
+	int rep = db_show_rep(rows, n), blocks = 0;
+	size_t i, j;
+
+	for (i = 0; i < n; i++) {
+		if (strcmp(rows[i].r->wl, "dbench"))
+			continue;
+		for (j = 0; j < i; j++)
+			if (!strcmp(rows[j].r->wl, "dbench") && !strcmp(rows[j].r->test, rows[i].r->test))
+				break;
+		if (j < i)
+			continue;
+		if (blocks++)
+			fputc('\n', f);
+		db_block(f, rows, n, rows[i].r->test, rep);
+	}
+	for (i = 0; i < n; i++) {
+		if (strcmp(rows[i].r->wl, "dbench"))
+			continue;
+		fputc('\n', f);
+		db_optable(f, &rows[i], rep);
+	}
+}
+
+const struct bm_report_ops report_dbench_ops = {
+	.wl = "dbench",
+	.print = db_print,
+};

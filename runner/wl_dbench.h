@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+/* dbench workload: options and the pure computations, shared with its test. */
+#ifndef BM_RUNNER_WL_DBENCH_H
+#define BM_RUNNER_WL_DBENCH_H
+
+#include <stdint.h>
+
+#include "dbench_load.h"
+#include "dbench_ops.h"
+#include "result.h"
+
+#define DB_CLIENTS_MAX 1024
+#define DB_LISTS_MAX 16
+#define DB_DEFAULT_LOADFILE "/etc/bootmark/data/client.txt.xz"
+#define DB_GENERATED_OPS 100000
+
+struct db_opts {
+	char clients[96];    /* "4,8,16,32": one test per count */
+	long long time;      /* dbench -t: the timed window, s */
+	long long warmup;    /* s; -1: dbench's t/5 */
+	char loadfile[256];  /* dbench -c; "generated" for bootmark's own */
+	int sync;            /* dbench -s */
+	int syncdirs;        /* dbench -S */
+};
+
+/* What a test measured, summed over the clients. */
+struct db_sum {
+	double secs;                          /* the timed window */
+	uint64_t bytes;                       /* ReadX + WriteX sizes in the window */
+	struct db_opstat st[DB_NKINDS];       /* per-op, in the window */
+	uint64_t mism;
+};
+
+/* 1e-6 * bytes / secs: dbench's MB/sec (10^6 bytes); 0 when secs is 0. */
+double db_tput(uint64_t bytes, double secs);
+/* Adds tput, ops, lat_max, mism, time and n_/avg_/max_ of the six
+ * commonest ops (docs/workloads.md) to r. */
+void db_add_metrics(struct bm_result *r, const struct db_sum *s);
+/* Warmup seconds for time t: dbench's t/5 when warmup < 0. */
+long long db_warmup(long long t, long long warmup);
+
+#endif
