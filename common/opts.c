@@ -66,6 +66,38 @@ int bm_parse_size(const char *s, uint64_t *out)
 	return 0;
 }
 
+int bm_fmt_size(char *buf, size_t len, uint64_t v, const char *suffixes)
+{
+	size_t i = 0, n = strlen(suffixes);
+
+	while (i < n && v && v % 1024 == 0) {
+		v /= 1024;
+		i++;
+	}
+	return snprintf(buf, len, "%llu%.*s", (unsigned long long)v, i > 0,
+			i > 0 ? &suffixes[i - 1] : "");
+}
+
+int bm_parse_uint_list(const char *s, unsigned *out, int max, unsigned lo, unsigned hi)
+{
+	char *end;
+	unsigned long v;
+	int n = 0;
+
+	while (*s) {
+		if (n == max || *s < '0' || *s > '9')
+			return -EINVAL;
+		v = strtoul(s, &end, 10);   /* overflow gives ULONG_MAX: > hi */
+		if (v < lo || v > hi || (*end && *end != ','))
+			return -EINVAL;
+		out[n++] = (unsigned)v;
+		s = *end ? end + 1 : end;
+		if (*end && !*s)
+			return -EINVAL;     /* trailing comma */
+	}
+	return n ? n : -EINVAL;
+}
+
 /* Decimal with an optional '-'; no spaces, no '+', no trailing text. */
 static int parse_int(const char *s, long long *out)
 {
@@ -95,12 +127,39 @@ static int parse_bool(const char *s, int *out)
 	return -EINVAL;
 }
 
-static int in_choices(const char *const *choices, const char *s, size_t n)
+/* Index in choices of the n bytes at s, or -EINVAL. */
+static int choice_index(const char *const *choices, const char *s, size_t n)
 {
-	for (; *choices; choices++)
-		if (strlen(*choices) == n && !strncmp(*choices, s, n))
-			return 1;
-	return 0;
+	for (int k = 0; choices[k]; k++)
+		if (strlen(choices[k]) == n && !strncmp(choices[k], s, n))
+			return k;
+	return -EINVAL;
+}
+
+int bm_list_count(const char *list)
+{
+	int n = 0;
+
+	for (list += strspn(list, ","); *list; list += strspn(list, ",")) {
+		list += strcspn(list, ",");
+		n++;
+	}
+	return n;
+}
+
+int bm_list_item(const char *list, int idx, const char *const *choices)
+{
+	size_t n;
+
+	if (idx < 0)
+		return -EINVAL;
+	for (list += strspn(list, ","); *list; list += strspn(list, ",")) {
+		n = strcspn(list, ",");
+		if (idx-- == 0)
+			return choice_index(choices, list, n);
+		list += n;
+	}
+	return -EINVAL;
 }
 
 /* "a, b, c" for messages and --help. */
@@ -177,7 +236,7 @@ static int set_str(const struct bm_opt *o, void *dst, const char *val, char *err
 	if (n >= o->len)
 		return opt_err(err, errlen, -EINVAL, "option '%s': value too long (at most %zu bytes)",
 			       o->name, o->len - 1);
-	if (o->choices && !in_choices(o->choices, val, n))
+	if (o->choices && choice_index(o->choices, val, n) < 0)
 		return not_a_choice(o, val, n, err, errlen);
 	memcpy(dst, val, n + 1);
 	return 0;
@@ -197,7 +256,7 @@ static int list_item(const struct bm_opt *o, char *out, size_t *at, const char *
 {
 	if (!n)
 		return opt_err(err, errlen, -EINVAL, "option '%s': empty item in list", o->name);
-	if (o->choices && !in_choices(o->choices, item, n))
+	if (o->choices && choice_index(o->choices, item, n) < 0)
 		return not_a_choice(o, item, n, err, errlen);
 	if (*at + n + !!*at >= o->len)
 		return opt_err(err, errlen, -EINVAL, "option '%s': value too long (at most %zu bytes)",
@@ -437,19 +496,6 @@ static const char *type_name(enum bm_opt_type t)
 	return (unsigned)t < sizeof(names) / sizeof(names[0]) ? names[t] : "?";
 }
 
-/* 1073741824 -> "1G": the largest suffix that keeps the number exact. */
-static void fmt_size(long long v, char *buf, size_t len)
-{
-	static const char sfx[] = "kMGT";
-	int i = -1;
-
-	while (i < 3 && v && v % 1024 == 0) {
-		v /= 1024;
-		i++;
-	}
-	snprintf(buf, len, "%lld%.*s", v, i >= 0, i >= 0 ? &sfx[i] : "");
-}
-
 /* The "range" column: what values are allowed. */
 static void fmt_range(const struct bm_opt *o, char *buf, size_t len)
 {
@@ -462,8 +508,9 @@ static void fmt_range(const struct bm_opt *o, char *buf, size_t len)
 		snprintf(hi, sizeof(hi), "%lld", o->max);
 		snprintf(buf, len, "%lld..%s", o->min, o->max ? hi : "");
 	} else if (o->type == BM_OPT_SIZE) {
-		fmt_size(o->min, lo, sizeof(lo));
-		fmt_size(o->max, hi, sizeof(hi));
+		/* SIZE ranges are never negative: bm_opt_set refuses "-" */
+		bm_fmt_size(lo, sizeof(lo), (uint64_t)o->min, "kMGT");
+		bm_fmt_size(hi, sizeof(hi), (uint64_t)o->max, "kMGT");
 		snprintf(buf, len, "%s..%s", lo, o->max ? hi : "");
 	} else if (o->type == BM_OPT_BOOL) {
 		snprintf(buf, len, "0|1");

@@ -47,5 +47,20 @@ int bm_opts_parse_cmdline(const struct bm_opt *tab, void *obj,
 void bm_opts_help(const struct bm_opt *tab, const char *prefix, FILE *f);
 /* Parses "32M" etc.: 0 or -EINVAL/-ERANGE. */
 int bm_parse_size(const char *s, uint64_t *out);
+/* The inverse: v with the largest suffix that keeps it exact ("32M", "4k",
+ * "1000").  suffixes lists the letters for KiB, MiB, ... in order; callers
+ * pass their own ("KMGT", "kMGT", "kMG") because record params and labels
+ * already spell sizes differently and must stay byte-identical.
+ * Returns what snprintf returns. */
+int bm_fmt_size(char *buf, size_t len, uint64_t v, const char *suffixes);
+/* "1,8,16": decimal items, each in [lo,hi], into out[max].  Returns the
+ * count, or -EINVAL for an empty list or item, a sign, space or other
+ * text, a value out of range, or more than max items. */
+int bm_parse_uint_list(const char *s, unsigned *out, int max, unsigned lo, unsigned hi);
+/* For LIST values ("w,r,rw"): empty items are skipped, as strtok would.
+ * bm_list_item gives the index in choices of item idx, or -EINVAL when
+ * there is no such item or it is not a choice. */
+int bm_list_count(const char *list);
+int bm_list_item(const char *list, int idx, const char *const *choices);
 
 #endif

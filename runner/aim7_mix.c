@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "opts.h"
 #include "wl_aim7.h"
 
 #define MiB (1024ull * 1024ull)
@@ -132,23 +133,7 @@ unsigned aim7_job_list(const struct aim7_mix *m, unsigned loadnum, uint64_t seed
 
 int aim7_tasks_parse(const char *list, unsigned *out, int max)
 {
-	const char *p = list;
-	char *end;
-	unsigned long v;
-	int n = 0;
-
-	while (*p) {
-		if (n == max || *p < '0' || *p > '9')
-			return -EINVAL;
-		v = strtoul(p, &end, 10);
-		if (v < 1 || v > AIM7_TASKS_MAX || (*end && *end != ','))
-			return -EINVAL;
-		out[n++] = (unsigned)v;
-		p = *end ? end + 1 : end;
-		if (*end && !*p)
-			return -EINVAL;     /* trailing comma */
-	}
-	return n ? n : -EINVAL;
+	return bm_parse_uint_list(list, out, max, 1, AIM7_TASKS_MAX);
 }
 
 double aim7_jobs_min(unsigned jobs_per_task, unsigned tasks, double real)

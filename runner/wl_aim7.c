@@ -110,18 +110,6 @@ static int aim7_ntests(const void *opts)
 	return n;
 }
 
-static void aim7_fmt_size(char *buf, size_t len, uint64_t v)
-{
-	static const char suf[] = "kMGT";
-	int i = -1;
-
-	while (v && v % 1024 == 0 && i < 3) {
-		v /= 1024;
-		i++;
-	}
-	snprintf(buf, len, "%llu%.*s", (unsigned long long)v, i >= 0, i >= 0 ? &suf[i] : "");
-}
-
 static int aim7_describe(const void *opts, int idx, struct bm_result *r)
 {
 	const struct aim7_opts *o = opts;
@@ -132,8 +120,8 @@ static int aim7_describe(const void *opts, int idx, struct bm_result *r)
 	m = aim7_test(o, idx, &t);
 	if (!m)
 		return -EINVAL;
-	aim7_fmt_size(fs, sizeof(fs), o->filesize);
-	aim7_fmt_size(ps, sizeof(ps), o->poolsize);
+	bm_fmt_size(fs, sizeof(fs), o->filesize, "kMGT");
+	bm_fmt_size(ps, sizeof(ps), o->poolsize, "kMGT");
 	snprintf(r->wl, sizeof(r->wl), "aim7");
 	snprintf(r->test, sizeof(r->test), "aim7-%s-t%u", m->name, t);
 	snprintf(r->params, sizeof(r->params), "mix=%s tasks=%u jobs=%lld filesize=%s poolsize=%s",

@@ -51,40 +51,21 @@ static const struct bm_opt aio_opts_tab[] = {
 	BM_OPT_END
 };
 
-/* Index of the idx-th item of a comma list in names, or -EINVAL. */
-static int list_item(const char *list, int idx, const char *const *names, int *count)
-{
-	char buf[64], *save = NULL, *tok;
-	int i = 0, k, found = -EINVAL;
-
-	snprintf(buf, sizeof(buf), "%s", list);
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save), i++) {
-		if (i != idx)
-			continue;
-		for (k = 0; names[k]; k++)
-			if (!strcmp(tok, names[k]))
-				found = k;
-	}
-	*count = i;
-	return found;
-}
-
 int aio_test_of(const struct aio_opts *o, int idx, struct aio_test *t)
 {
-	static const char *const any[] = { NULL };
 	uint32_t sz[AIO_FSIZES_MAX];
 	int ns = aio_fsizes_parse(o->fsize, sz, AIO_FSIZES_MAX), ne, nc, per;
 
 	if (ns < 0 || idx < 0)
 		return -EINVAL;
-	list_item(o->engine, 0, any, &ne);
-	list_item(o->cache, 0, any, &nc);
+	ne = bm_list_count(o->engine);
+	nc = bm_list_count(o->cache);
 	per = ns * nc;
 	if (!per || idx >= ne * per)
 		return -EINVAL;
-	t->engine = list_item(o->engine, idx / per, aio_engine_names, &ne);
+	t->engine = bm_list_item(o->engine, idx / per, aio_engine_names);
 	t->fsize = sz[idx % per / nc];
-	t->cache = list_item(o->cache, idx % nc, aio_cache_names, &nc);
+	t->cache = bm_list_item(o->cache, idx % nc, aio_cache_names);
 	return t->engine < 0 || t->cache < 0 ? -EINVAL : 0;
 }
 

@@ -156,22 +156,6 @@ static int bonnie_ntests(const void *opts)
 	return n;
 }
 
-/* 8k, 3M, 256M, 1G: the shortest exact spelling. */
-static void bon_fmt_size(char *buf, size_t len, uint64_t v)
-{
-	static const char suf[] = "kMG";
-	int i = -1;
-
-	while (v && v % 1024 == 0 && i < 2) {
-		v /= 1024;
-		i++;
-	}
-	if (i < 0)
-		snprintf(buf, len, "%llu", (unsigned long long)v);
-	else
-		snprintf(buf, len, "%llu%c", (unsigned long long)v, suf[i]);
-}
-
 /* Every test of a job carries the same params: the report joins a
  * job's records into one bonnie row by them. */
 static int bonnie_describe(const void *opts, int idx, struct bm_result *r)
@@ -183,9 +167,9 @@ static int bonnie_describe(const void *opts, int idx, struct bm_result *r)
 
 	if (t < 0)
 		return t;
-	bon_fmt_size(sz, sizeof(sz), o->size);
-	bon_fmt_size(ch, sizeof(ch), o->chunk);
-	bon_fmt_size(cs, sizeof(cs), o->charsize);
+	bm_fmt_size(sz, sizeof(sz), o->size, "kMG");
+	bm_fmt_size(ch, sizeof(ch), o->chunk, "kMG");
+	bm_fmt_size(cs, sizeof(cs), o->charsize, "kMG");
 	snprintf(r->wl, sizeof(r->wl), "bonnie");
 	snprintf(r->test, sizeof(r->test), "%s", bon_labels[t]);
 	n = (size_t)snprintf(r->params, sizeof(r->params),
@@ -193,8 +177,8 @@ static int bonnie_describe(const void *opts, int idx, struct bm_result *r)
 			     "dirs=%lld seed=%lld", sz, ch, cs, o->seeks, o->seekers, o->num,
 			     o->dirs, o->seed);
 	if (o->max_size && n < sizeof(r->params)) {
-		bon_fmt_size(mx, sizeof(mx), o->max_size);
-		bon_fmt_size(mn, sizeof(mn), o->min_size);
+		bm_fmt_size(mx, sizeof(mx), o->max_size, "kMG");
+		bm_fmt_size(mn, sizeof(mn), o->min_size, "kMG");
 		n += (size_t)snprintf(r->params + n, sizeof(r->params) - n,
 				      " max_size=%s min_size=%s", mx, mn);
 	}

@@ -48,18 +48,7 @@ static const struct bm_opt dd_opts[] = {
 /* Which test the idx-th item of the tests list is, or -EINVAL. */
 static int dd_kind(const struct dd_opts *o, int idx)
 {
-	char buf[sizeof(o->tests)], *save = NULL, *tok;
-	int i = 0, k;
-
-	snprintf(buf, sizeof(buf), "%s", o->tests);
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save), i++) {
-		if (i != idx)
-			continue;
-		for (k = 0; dd_test_names[k]; k++)
-			if (!strcmp(tok, dd_test_names[k]))
-				return k;
-	}
-	return -EINVAL;
+	return bm_list_item(o->tests, idx, dd_test_names);
 }
 
 static int dd_ntests(const void *opts)
@@ -69,22 +58,6 @@ static int dd_ntests(const void *opts)
 	while (dd_kind(opts, n) >= 0)
 		n++;
 	return n;
-}
-
-/* 32M, 4K or a plain byte count: the shortest exact spelling. */
-static void fmt_size(char *buf, size_t len, uint64_t v)
-{
-	static const char suf[] = "KMGT";
-	int i = -1;
-
-	while (v && v % 1024 == 0 && i < 3) {
-		v /= 1024;
-		i++;
-	}
-	if (i < 0)
-		snprintf(buf, len, "%llu", (unsigned long long)v);
-	else
-		snprintf(buf, len, "%llu%c", (unsigned long long)v, suf[i]);
 }
 
 static int dd_describe(const void *opts, int idx, struct bm_result *r)
@@ -99,8 +72,8 @@ static int dd_describe(const void *opts, int idx, struct bm_result *r)
 	if (o->size % MiB == 0)
 		snprintf(sz, sizeof(sz), "%lluM", (unsigned long long)(o->size / MiB));
 	else
-		fmt_size(sz, sizeof(sz), o->size);
-	fmt_size(bs, sizeof(bs), o->bs);
+		bm_fmt_size(sz, sizeof(sz), o->size, "KMGT");
+	bm_fmt_size(bs, sizeof(bs), o->bs, "KMGT");
 	snprintf(r->wl, sizeof(r->wl), "dd");
 	snprintf(r->test, sizeof(r->test), "dd%llu%s",
 		 (unsigned long long)(o->size / MiB), dd_test_names[k]);

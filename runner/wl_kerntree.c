@@ -57,18 +57,7 @@ static const struct bm_opt kt_opts[] = {
 /* Index into kt_tests of the idx-th item of the tests list, or -EINVAL. */
 static int kt_kind(const struct kerntree_opts *o, int idx)
 {
-	char buf[sizeof(o->tests)], *save = NULL, *tok;
-	int i = 0, k;
-
-	snprintf(buf, sizeof(buf), "%s", o->tests);
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save), i++) {
-		if (i != idx)
-			continue;
-		for (k = 0; kt_tests[k]; k++)
-			if (!strcmp(tok, kt_tests[k]))
-				return k;
-	}
-	return -EINVAL;
+	return bm_list_item(o->tests, idx, kt_tests);
 }
 
 int kerntree_check(const struct kerntree_opts *o, char *err, size_t errlen)

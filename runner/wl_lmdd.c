@@ -49,17 +49,11 @@ static const struct bm_opt lmdd_opts_tab[] = {
 	BM_OPT_END
 };
 
-/* Which direction the d-th item of the tests list is, or -EINVAL. */
+/* Which direction the d-th item of the tests list is, or -EINVAL.
+ * lmdd_test_names is in enum order, so the choice index is the direction. */
 static int lmdd_dir(const struct lmdd_opts *o, int d)
 {
-	char buf[sizeof(o->tests)], *save = NULL, *tok;
-	int i = 0;
-
-	snprintf(buf, sizeof(buf), "%s", o->tests);
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save), i++)
-		if (i == d)
-			return strcmp(tok, "w") ? LMDD_READ : LMDD_WRITE;
-	return -EINVAL;
+	return bm_list_item(o->tests, d, lmdd_test_names);
 }
 
 static int lmdd_ndirs(const struct lmdd_opts *o)
@@ -130,22 +124,6 @@ static int lmdd_test(const struct lmdd_opts *o, int idx, uint64_t *bs, int *dir)
 	return 0;
 }
 
-/* 32M, 256M, 1G: the shortest exact spelling, as dd's params. */
-static void lmdd_size_name(char *buf, size_t len, uint64_t v)
-{
-	static const char suf[] = "KMGT";
-	int i = -1;
-
-	while (v && v % 1024 == 0 && i < 3) {
-		v /= 1024;
-		i++;
-	}
-	if (i < 0)
-		snprintf(buf, len, "%llu", (unsigned long long)v);
-	else
-		snprintf(buf, len, "%llu%c", (unsigned long long)v, suf[i]);
-}
-
 static int lmdd_describe(const void *opts, int idx, struct bm_result *r)
 {
 	const struct lmdd_opts *o = opts;
@@ -155,7 +133,7 @@ static int lmdd_describe(const void *opts, int idx, struct bm_result *r)
 
 	if (ret)
 		return ret;
-	lmdd_size_name(sz, sizeof(sz), o->size);
+	bm_fmt_size(sz, sizeof(sz), o->size, "KMGT");
 	lmdd_bs_name(b, sizeof(b), bs);
 	snprintf(r->wl, sizeof(r->wl), "lmdd");
 	snprintf(r->test, sizeof(r->test), "lmdd-%s-%s", lmdd_test_names[dir], b);

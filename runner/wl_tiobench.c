@@ -56,23 +56,7 @@ static const struct bm_opt tio_opts_tab[] = {
 
 int tio_threads_parse(const char *list, unsigned *out, int max)
 {
-	const char *p = list;
-	char *end;
-	unsigned long v;
-	int n = 0;
-
-	while (*p) {
-		if (n == max || *p < '0' || *p > '9')
-			return -EINVAL;
-		v = strtoul(p, &end, 10);
-		if (v < 1 || v > TIO_THREADS_MAX || (*end && *end != ','))
-			return -EINVAL;
-		out[n++] = (unsigned)v;
-		p = *end ? end + 1 : end;
-		if (*end && !*p)
-			return -EINVAL;     /* trailing comma */
-	}
-	return n ? n : -EINVAL;
+	return bm_parse_uint_list(list, out, max, 1, TIO_THREADS_MAX);
 }
 
 /* Knuth's multiplicative hash of index+1: distinct, odd-spread, never 0. */
@@ -123,27 +107,16 @@ void tio_add_metrics(struct bm_result *r, const struct tio_sum *s)
 /* Test idx is thread count idx / nphases, phase idx % nphases. */
 static int tio_test(const struct tio_opts *o, int idx, unsigned *threads)
 {
-	char buf[sizeof(o->phases)], *save = NULL, *tok;
 	unsigned list[TIO_LISTS_MAX];
-	int nt = tio_threads_parse(o->threads, list, TIO_LISTS_MAX), np = 0, want, k;
+	int nt = tio_threads_parse(o->threads, list, TIO_LISTS_MAX), np;
 
 	if (nt < 0 || idx < 0 || o->size < o->bs)
 		return -EINVAL;
-	snprintf(buf, sizeof(buf), "%s", o->phases);
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
-		np++;
+	np = bm_list_count(o->phases);
 	if (!np || idx >= nt * np)
 		return -EINVAL;
 	*threads = list[idx / np];
-	want = idx % np;
-	snprintf(buf, sizeof(buf), "%s", o->phases);
-	save = NULL;
-	for (tok = strtok_r(buf, ",", &save); want; tok = strtok_r(NULL, ",", &save))
-		want--;
-	for (k = 0; tio_phase_names[k]; k++)
-		if (!strcmp(tok, tio_phase_names[k]))
-			return k;
-	return -EINVAL;
+	return bm_list_item(o->phases, idx % np, tio_phase_names);
 }
 
 static int tio_check(const void *opts, char *err, size_t errlen)
@@ -174,19 +147,6 @@ static int tio_ntests(const void *opts)
 	return n;
 }
 
-/* 32M, 4k or a byte count: the shortest exact spelling. */
-static void tio_fmt_size(char *buf, size_t len, uint64_t v)
-{
-	static const char suf[] = "kMGT";
-	int i = -1;
-
-	while (v && v % 1024 == 0 && i < 3) {
-		v /= 1024;
-		i++;
-	}
-	snprintf(buf, len, "%llu%.*s", (unsigned long long)v, i >= 0, i >= 0 ? &suf[i] : "");
-}
-
 static int tio_describe(const void *opts, int idx, struct bm_result *r)
 {
 	const struct tio_opts *o = opts;
@@ -199,8 +159,8 @@ static int tio_describe(const void *opts, int idx, struct bm_result *r)
 	if (o->size % MiB == 0)     /* MiB like tiotest -f, "size=2048M" */
 		snprintf(sz, sizeof(sz), "%lluM", (unsigned long long)(o->size / MiB));
 	else
-		tio_fmt_size(sz, sizeof(sz), o->size);
-	tio_fmt_size(bs, sizeof(bs), o->bs);
+		bm_fmt_size(sz, sizeof(sz), o->size, "kMGT");
+	bm_fmt_size(bs, sizeof(bs), o->bs, "kMGT");
 	snprintf(r->wl, sizeof(r->wl), "tiobench");
 	snprintf(r->test, sizeof(r->test), "tio-%s-t%u", tio_phase_names[k], t);
 	snprintf(r->params, sizeof(r->params), "threads=%u size=%s bs=%s random=%lld%s%s",

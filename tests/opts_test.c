@@ -228,11 +228,72 @@ static void test_help(void)
 	free(buf);
 }
 
+/* Each caller's suffix set must keep its old spelling: dd "4K", tiobench
+ * "4k", bonnie stops at G. */
+static void test_fmt_size(void)
+{
+	static const struct { uint64_t v; const char *sfx, *want; } cases[] = {
+		{ 0, "kMGT", "0" }, { 512, "kMGT", "512" }, { 4096, "kMGT", "4k" },
+		{ 4096, "KMGT", "4K" }, { 32 << 20, "KMGT", "32M" }, { 1536, "kMGT", "1536" },
+		{ 3ull << 30, "kMGT", "3G" }, { 1ull << 40, "kMGT", "1T" },
+		{ 1ull << 40, "kMG", "1024G" }, { 1ull << 50, "KMGT", "1024T" },
+		{ UINT64_MAX, "kMGT", "18446744073709551615" }, { 8192, "", "8192" },
+	};
+	char buf[32], small[3];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int n = bm_fmt_size(buf, sizeof(buf), cases[i].v, cases[i].sfx);
+
+		tap_ok(!strcmp(buf, cases[i].want) && n == (int)strlen(cases[i].want),
+		       "fmt %s -> '%s' (got '%s')", cases[i].sfx, cases[i].want, buf);
+	}
+	tap_ok(bm_fmt_size(small, sizeof(small), 32 << 20, "KMGT") == 3 && !strcmp(small, "32"),
+	       "fmt truncates and returns the full length");
+}
+
+static void test_uint_list(void)
+{
+	static const struct { const char *s; int rc; } bad[] = {  /* max 4, 1..100 */
+		{ "", -EINVAL }, { ",", -EINVAL }, { "1,,2", -EINVAL }, { "1,2,", -EINVAL },
+		{ ",1", -EINVAL }, { "0", -EINVAL }, { "101", -EINVAL }, { "-1", -EINVAL },
+		{ "+1", -EINVAL }, { " 1", -EINVAL }, { "1 ", -EINVAL }, { "1x", -EINVAL },
+		{ "1,2,3,4,5", -EINVAL }, { "99999999999999999999999", -EINVAL },
+	};
+	unsigned out[4] = { 0 };
+
+	tap_ok(bm_parse_uint_list("1,8,100", out, 4, 1, 100) == 3 && out[0] == 1 &&
+	       out[1] == 8 && out[2] == 100, "list 1,8,100");
+	tap_ok(bm_parse_uint_list("0,7", out, 2, 0, 7) == 2 && !out[0] && out[1] == 7,
+	       "bounds are inclusive");
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		tap_ok(bm_parse_uint_list(bad[i].s, out, 4, 1, 100) == bad[i].rc,
+		       "list '%s' refused", bad[i].s);
+}
+
+static void test_list_item(void)
+{
+	static const char *const names[] = { "w", "r", "rw", NULL };
+
+	TAP_EQ_INT(bm_list_count("w,r,rw"), 3, "count three");
+	TAP_EQ_INT(bm_list_count(",w,,r,"), 2, "count skips empty items");
+	TAP_EQ_INT(bm_list_count(""), 0, "count empty");
+	TAP_EQ_INT(bm_list_item("rw,w", 0, names), 2, "item 0 is rw");
+	TAP_EQ_INT(bm_list_item("rw,w", 1, names), 0, "item 1 is w");
+	TAP_EQ_INT(bm_list_item(",,r,,w", 1, names), 0, "empty items skipped");
+	TAP_EQ_INT(bm_list_item("rw,w", 2, names), -EINVAL, "past the end");
+	TAP_EQ_INT(bm_list_item("rw,w", -1, names), -EINVAL, "negative index");
+	TAP_EQ_INT(bm_list_item("r,wr", 1, names), -EINVAL, "not a choice");
+	TAP_EQ_INT(bm_list_item("rww", 0, names), -EINVAL, "no prefix match");
+}
+
 int main(void)
 {
 	tap_plan(0);
 	test_defaults();
 	test_parse_size();
+	test_fmt_size();
+	test_uint_list();
+	test_list_item();
 	test_set_values();
 	test_set_strings();
 	test_text();

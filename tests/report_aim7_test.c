@@ -7,6 +7,7 @@
 #include "profile.h"
 #include "report.h"
 #include "tap.h"
+#include "testutil.h"
 
 #define EXPECTED "tests/data/report_aim7.expected"
 #define NRES 16
@@ -79,29 +80,6 @@ static void fixture(void)
 	h->nm = 5;
 }
 
-static void golden(const char *got, size_t len)
-{
-	char *want = NULL;
-	size_t wlen = 0;
-	FILE *f;
-
-	if (bm_read_file(EXPECTED, &want, &wlen, 1 << 20)) {
-		tap_ok(0, "cannot read %s", EXPECTED);
-		return;
-	}
-	if (wlen == len && !memcmp(want, got, len)) {
-		tap_ok(1, "report matches %s", EXPECTED);
-	} else {
-		f = fopen("/tmp/report_aim7.actual", "w");
-		if (f) {
-			fwrite(got, 1, len, f);
-			fclose(f);
-		}
-		tap_ok(0, "report differs: diff %s /tmp/report_aim7.actual", EXPECTED);
-	}
-	free(want);
-}
-
 int main(void)
 {
 	char *out = NULL, *out2 = NULL;
@@ -116,7 +94,7 @@ int main(void)
 		tap_bail("open_memstream failed");
 	report_aim7_ops.print(f, rows, nres);
 	fclose(f);
-	golden(out, len);
+	tu_golden(EXPECTED, "/tmp/report_aim7.actual", "report", out, len);
 	tap_ok(strstr(out, "    92.7 ") != NULL, "seed 000's 92.7 Jobs/Min comes back");
 	f = open_memstream(&out2, &len2);
 	if (!f)

@@ -9,6 +9,7 @@
 #include "profile.h"
 #include "report_bonnie.h"
 #include "tap.h"
+#include "testutil.h"
 
 #define EXPECTED "tests/data/report_bonnie.expected"
 #define NRES 40
@@ -99,28 +100,6 @@ static void fixture(void)
 		add(label[1], fs[1], 1, PF, t, 4096, 900 + t, 50.5, 2000)->partial = t == 11;
 }
 
-static void golden(const char *got, size_t len)
-{
-	char *want = NULL;
-	size_t wlen = 0;
-	FILE *f;
-
-	if (bm_read_file(EXPECTED, &want, &wlen, 1 << 20)) {
-		tap_ok(0, "cannot read %s", EXPECTED);
-		return;
-	}
-	tap_ok(wlen == len && !memcmp(want, got, len), "report matches %s", EXPECTED);
-	if (wlen != len || memcmp(want, got, len)) {
-		f = fopen("/tmp/report_bonnie.expected.actual", "w");
-		if (f) {
-			fwrite(got, 1, len, f);
-			fclose(f);
-		}
-		tap_diag("diff %s /tmp/report_bonnie.expected.actual", EXPECTED);
-	}
-	free(want);
-}
-
 static int split(char *line, char **f, int max)
 {
 	int n = 0;
@@ -207,7 +186,7 @@ int main(void)
 		tap_bail("open_memstream failed");
 	bm_report_print(f, rows, nres);
 	fclose(f);
-	golden(out, len);
+	tu_golden(EXPECTED, "/tmp/report_bonnie.expected.actual", "report", out, len);
 	free(out);
 	csv_fields();
 	return tap_done();

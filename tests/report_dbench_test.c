@@ -8,6 +8,7 @@
 #include "profile.h"
 #include "report.h"
 #include "tap.h"
+#include "testutil.h"
 
 #define EXPECTED "tests/data/report_dbench.expected"
 #define NV 14
@@ -56,29 +57,6 @@ static void fill(struct bm_rres *h, const struct row_in *in)
 	h->nm = NV;
 }
 
-static void golden(const char *got, size_t len)
-{
-	char *want = NULL;
-	size_t wlen = 0;
-	FILE *f;
-
-	if (bm_read_file(EXPECTED, &want, &wlen, 1 << 20)) {
-		tap_ok(0, "cannot read %s", EXPECTED);
-		return;
-	}
-	if (wlen == len && !memcmp(want, got, len)) {
-		tap_ok(1, "table matches %s", EXPECTED);
-	} else {
-		f = fopen("/tmp/report_dbench.expected.actual", "w");
-		if (f) {
-			fwrite(got, 1, len, f);
-			fclose(f);
-		}
-		tap_ok(0, "table differs (diff %s /tmp/report_dbench.expected.actual)", EXPECTED);
-	}
-	free(want);
-}
-
 int main(void)
 {
 	static struct bm_rres res[NFIX + 1];
@@ -110,7 +88,7 @@ int main(void)
 	snprintf(res[NFIX].wl, sizeof(res[NFIX].wl), "dd");
 	report_dbench_ops.print(f, rows + NFIX, 1);
 	fclose(f);
-	golden(out, len);
+	tu_golden(EXPECTED, "/tmp/report_dbench.expected.actual", "table", out, len);
 	free(out);
 	return tap_done();
 }

@@ -7,6 +7,7 @@
 #include "profile.h"
 #include "report.h"
 #include "tap.h"
+#include "testutil.h"
 
 #define EXPECTED "tests/data/report_lmdd.expected"
 #define NRES 20
@@ -88,29 +89,6 @@ static void fixture(void)
 	add("EXT4 6.1.0-53", "ext4", "lmdd-x-4k", "size=16M bs=4k", 16.777216, 1.0);
 }
 
-static void golden(const char *got, size_t len)
-{
-	char *want = NULL;
-	size_t wlen = 0;
-	FILE *f;
-
-	if (bm_read_file(EXPECTED, &want, &wlen, 1 << 20)) {
-		tap_ok(0, "cannot read %s", EXPECTED);
-		return;
-	}
-	if (wlen == len && !memcmp(want, got, len)) {
-		tap_ok(1, "report matches %s", EXPECTED);
-	} else {
-		f = fopen("/tmp/report_lmdd.actual", "w");
-		if (f) {
-			fwrite(got, 1, len, f);
-			fclose(f);
-		}
-		tap_ok(0, "report differs: diff %s /tmp/report_lmdd.actual", EXPECTED);
-	}
-	free(want);
-}
-
 int main(void)
 {
 	char *out = NULL, *out2 = NULL;
@@ -125,7 +103,7 @@ int main(void)
 		tap_bail("open_memstream failed");
 	report_lmdd_ops.print(f, rows, nres);
 	fclose(f);
-	golden(out, len);
+	tu_golden(EXPECTED, "/tmp/report_lmdd.actual", "report", out, len);
 	/* Through the dispatcher: the same bytes. */
 	f = open_memstream(&out2, &len2);
 	if (!f)

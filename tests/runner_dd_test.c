@@ -10,18 +10,9 @@
 
 #include "fsrun.h"
 #include "tap.h"
+#include "testutil.h"
 #include "wl.h"
 #include "wl_dd.h"
-
-static const struct bm_metric *metric(const struct bm_result *r, const char *name)
-{
-	unsigned i;
-
-	for (i = 0; i < r->nmetrics; i++)
-		if (!strcmp(r->m[i].name, name))
-			return &r->m[i];
-	return NULL;
-}
 
 static void *opts(const char *args, int want_ok)
 {
@@ -109,12 +100,12 @@ static void run_one(struct wl_ctx *ctx, void *o, int idx, const char *label, off
 	TAP_EQ_INT(ret, 0, "run");
 	wl_dd_ops.inspect(ctx, o, idx, &r);
 	TAP_EQ_INT(r.partial, 0, "not partial");
-	m = metric(&r, "bytes");
+	m = tu_metric(&r, "bytes");
 	tap_ok(m && m->value == (double)size, "%s moved %lld bytes", label, (long long)size);
-	m = metric(&r, "bw");
+	m = tu_metric(&r, "bw");
 	tap_ok(m && m->value > 0 && !strcmp(m->unit, "MiB/s"), "%s bw %.1f MiB/s", label,
 	       m ? m->value : -1);
-	m = metric(&r, "extents");
+	m = tu_metric(&r, "extents");
 	if (m)
 		tap_ok(m->value >= 1 && !strcmp(m->unit, "count"), "%s extents %.0f", label,
 		       m->value);
@@ -178,8 +169,7 @@ int main(void)
 	test_options();
 	/* Under build/, not /tmp: tmpfs has no FIEMAP. */
 	mkdir("build", 0755);
-	if (!mkdtemp(dir))
-		tap_bail("mkdtemp failed");
+	tu_mkdtemp(dir);
 	test_io(dir);
 	rmdir(dir);
 	return tap_done();

@@ -12,18 +12,9 @@
 #include "fsrun.h"
 #include "netlo.h"
 #include "tap.h"
+#include "testutil.h"
 #include "wl.h"
 #include "wl_aim7.h"
-
-static double val(const struct bm_result *r, const char *name, const char *unit)
-{
-	unsigned i;
-
-	for (i = 0; i < r->nmetrics; i++)
-		if (!strcmp(r->m[i].name, name))
-			return strcmp(r->m[i].unit, unit) ? -2 : r->m[i].value;
-	return -1;
-}
 
 static void *opts(const char *args, int want_ok)
 {
@@ -141,21 +132,21 @@ static void test_run(const char *dir)
 		}
 		TAP_EQ_INT(wl_aim7_ops.run(&ctx, o, idx, &r), 0, "run");
 		wl_aim7_ops.inspect(&ctx, o, idx, &r);
-		real = val(&r, "aim_real", "s");
-		jm = val(&r, "jobs_min", "jobs/min");
-		jobs = val(&r, "jobs", "count");
+		real = tu_val(&r, "aim_real", "s");
+		jm = tu_val(&r, "jobs_min", "jobs/min");
+		jobs = tu_val(&r, "jobs", "count");
 		TAP_EQ_INT((int)jobs, 31, "31 jobs per task (each fserver subtest once)");
 		tap_ok(real > 0 && real < 60, "%s: real %.3f s", r.test, real);
 		tap_ok(jm > 0 && jm > jobs / real * 60 * (idx + 1) * 0.999 &&
 		       jm < jobs / real * 60 * (idx + 1) * 1.001, "jobs_min %.1f = jobs/real*60*tasks", jm);
-		tap_ok(val(&r, "jobs_sec_task", "jobs/s") > 0, "jobs/sec/task %.2f",
-		       val(&r, "jobs_sec_task", "jobs/s"));
-		tap_ok(val(&r, "cpu", "s") > 0 && val(&r, "cpu", "s") <=
-		       val(&r, "utime_c", "s") + val(&r, "stime_c", "s") + 1e-9,
-		       "cpu %.3f s = utime_c + stime_c", val(&r, "cpu", "s"));
-		tap_ok(val(&r, "jti", "%") > 0 && val(&r, "jti", "%") <= 100, "jti %.1f %%",
-		       val(&r, "jti", "%"));
-		TAP_EQ_INT((int)val(&r, "tasks", "count"), idx + 1, "tasks");
+		tap_ok(tu_val(&r, "jobs_sec_task", "jobs/s") > 0, "jobs/sec/task %.2f",
+		       tu_val(&r, "jobs_sec_task", "jobs/s"));
+		tap_ok(tu_val(&r, "cpu", "s") > 0 && tu_val(&r, "cpu", "s") <=
+		       tu_val(&r, "utime_c", "s") + tu_val(&r, "stime_c", "s") + 1e-9,
+		       "cpu %.3f s = utime_c + stime_c", tu_val(&r, "cpu", "s"));
+		tap_ok(tu_val(&r, "jti", "%") > 0 && tu_val(&r, "jti", "%") <= 100, "jti %.1f %%",
+		       tu_val(&r, "jti", "%"));
+		TAP_EQ_INT((int)tu_val(&r, "tasks", "count"), idx + 1, "tasks");
 		tap_ok(!r.partial, "not partial");
 	}
 	snprintf(top, sizeof(top), "%s/aim7", dir);
@@ -170,8 +161,7 @@ int main(void)
 	tap_plan(0);
 	test_options();
 	test_names();
-	if (!mkdtemp(dir))
-		tap_bail("mkdtemp failed");
+	tu_mkdtemp(dir);
 	test_subtests(dir);
 	test_run(dir);
 	rmdir(dir);

@@ -11,18 +11,9 @@
 
 #include "fsrun.h"
 #include "tap.h"
+#include "testutil.h"
 #include "wl.h"
 #include "wl_aio.h"
-
-static double val(const struct bm_result *r, const char *name, const char *unit)
-{
-	unsigned i;
-
-	for (i = 0; i < r->nmetrics; i++)
-		if (!strcmp(r->m[i].name, name))
-			return strcmp(r->m[i].unit, unit) ? -2 : r->m[i].value;
-	return -1;
-}
 
 static void *opts(const char *args, int want_ok)
 {
@@ -181,19 +172,19 @@ static void host_run(const char *dir, int engine, int direct)
 	memset(&r, 0, sizeof(r));
 	TAP_EQ_INT(wl_aio_ops.prepare(&ctx, o, 0), 0, "prepare");
 	TAP_EQ_INT(wl_aio_ops.run(&ctx, o, 0, &r), 0, "run");
-	tap_ok(val(&r, "files", "count") == 50, "%s: 50 files", name);
-	tap_ok(val(&r, "iocbs", "count") == 500, "%s: iocbs = 50 x 40k/4k", name);
-	subs = val(&r, "submits", "count");
+	tap_ok(tu_val(&r, "files", "count") == 50, "%s: 50 files", name);
+	tap_ok(tu_val(&r, "iocbs", "count") == 500, "%s: iocbs = 50 x 40k/4k", name);
+	subs = tu_val(&r, "submits", "count");
 	/* 10 blocks at qd 8: 8, then 2 more in one or two refills */
 	tap_ok(subs >= 100 && subs <= 150, "%s: submits %.0f in [100,150]", name, subs);
-	tap_ok(val(&r, "files_s", "files/s") > 0 && val(&r, "rate", "MiB/s") > 0, "%s: rates", name);
-	tap_ok(val(&r, "lat_max", "ms") >= val(&r, "lat_avg", "ms") && val(&r, "lat_avg", "ms") > 0,
+	tap_ok(tu_val(&r, "files_s", "files/s") > 0 && tu_val(&r, "rate", "MiB/s") > 0, "%s: rates", name);
+	tap_ok(tu_val(&r, "lat_max", "ms") >= tu_val(&r, "lat_avg", "ms") && tu_val(&r, "lat_avg", "ms") > 0,
 	       "%s: lat_max >= lat_avg > 0", name);
-	tap_ok(val(&r, "rate", "MiB/s") * val(&r, "time", "s") > 1.9 &&
-	       val(&r, "rate", "MiB/s") * val(&r, "time", "s") < 1.96,
+	tap_ok(tu_val(&r, "rate", "MiB/s") * tu_val(&r, "time", "s") > 1.9 &&
+	       tu_val(&r, "rate", "MiB/s") * tu_val(&r, "time", "s") < 1.96,
 	       "%s: rate x time = 50 x 40 KiB", name);
 	tap_ok(verify(aio_engine_of(engine), dir,
-		      O_RDONLY | (val(&r, "direct", "count") == 1 ? O_DIRECT : 0)) == 0,
+		      O_RDONLY | (tu_val(&r, "direct", "count") == 1 ? O_DIRECT : 0)) == 0,
 	       "%s: data read back equals what prepare wrote", name);
 	free(o);
 }

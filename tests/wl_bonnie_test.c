@@ -13,25 +13,9 @@
 #include "fsrun.h"
 #include "report_bonnie.h"
 #include "tap.h"
+#include "testutil.h"
 #include "wl.h"
 #include "wl_bonnie.h"
-
-static const struct bm_metric *metric(const struct bm_result *r, const char *name)
-{
-	unsigned i;
-
-	for (i = 0; i < r->nmetrics; i++)
-		if (!strcmp(r->m[i].name, name))
-			return &r->m[i];
-	return NULL;
-}
-
-static double value(const struct bm_result *r, const char *name)
-{
-	const struct bm_metric *m = metric(r, name);
-
-	return m ? m->value : -1;
-}
 
 static void *opts(const char *args, int want_ok)
 {
@@ -214,10 +198,10 @@ static int run_one(struct wl_ctx *ctx, void *o, int idx, struct bm_result *r)
 	tap_ok(ret == 0, "%s prepare: %s", r->test, strerror(-ret));
 	ret = wl_bonnie_ops.run(ctx, o, idx, r);
 	tap_ok(ret == 0 && !r->partial, "%s run: %s", r->test, strerror(-ret));
-	TAP_EQ_INT((int)value(r, "cpu"), bon_cpu_pct(value(r, "cpu_s"), value(r, "elapsed")),
+	TAP_EQ_INT((int)tu_mval(r, "cpu"), bon_cpu_pct(tu_mval(r, "cpu_s"), tu_mval(r, "elapsed")),
 		   "cpu = int(cpu_s / elapsed * 100)");
-	tap_ok(value(r, "lat") > 0 && value(r, "lat") <= value(r, "elapsed") * 1e6,
-	       "%s lat %.0f us within elapsed", r->test, value(r, "lat"));
+	tap_ok(tu_mval(r, "lat") > 0 && tu_mval(r, "lat") <= tu_mval(r, "elapsed") * 1e6,
+	       "%s lat %.0f us within elapsed", r->test, tu_mval(r, "lat"));
 	return ret;
 }
 
@@ -253,17 +237,17 @@ static void check_io(struct wl_ctx *ctx, struct bonnie_opts *o)
 
 	for (i = 0; i < 6; i++)
 		run_one(ctx, o, i, &res[i]);
-	TAP_EQ_INT((long)value(&res[0], "bytes"), (long)o->charsize, "putc wrote charsize bytes");
-	TAP_EQ_INT((long)value(&res[1], "bytes"), (long)o->size, "block-w wrote size bytes");
-	TAP_EQ_INT((long)value(&res[2], "bytes"), (long)o->size, "rewrite went over size bytes");
-	TAP_EQ_INT((long)value(&res[3], "bytes"), (long)o->charsize, "getc read charsize bytes");
-	TAP_EQ_INT((long)value(&res[4], "bytes"), (long)o->size, "block-r read size bytes");
-	TAP_EQ_INT((long)value(&res[5], "ops"), (long)o->seeks, "every seek ticket done");
-	TAP_EQ_INT((long)value(&res[5], "rewrites"), rewrites, "rewrites = tickets % 10 == 0");
-	tap_ok(!strcmp(metric(&res[1], "rate")->unit, "KiB/s") &&
-	       !strcmp(metric(&res[5], "rate")->unit, "ops/s"), "units KiB/s and ops/s");
-	tap_ok(value(&res[1], "rate") * value(&res[1], "elapsed") * 1024 > o->size * 0.999 &&
-	       value(&res[1], "rate") * value(&res[1], "elapsed") * 1024 < o->size * 1.001,
+	TAP_EQ_INT((long)tu_mval(&res[0], "bytes"), (long)o->charsize, "putc wrote charsize bytes");
+	TAP_EQ_INT((long)tu_mval(&res[1], "bytes"), (long)o->size, "block-w wrote size bytes");
+	TAP_EQ_INT((long)tu_mval(&res[2], "bytes"), (long)o->size, "rewrite went over size bytes");
+	TAP_EQ_INT((long)tu_mval(&res[3], "bytes"), (long)o->charsize, "getc read charsize bytes");
+	TAP_EQ_INT((long)tu_mval(&res[4], "bytes"), (long)o->size, "block-r read size bytes");
+	TAP_EQ_INT((long)tu_mval(&res[5], "ops"), (long)o->seeks, "every seek ticket done");
+	TAP_EQ_INT((long)tu_mval(&res[5], "rewrites"), rewrites, "rewrites = tickets % 10 == 0");
+	tap_ok(!strcmp(tu_metric(&res[1], "rate")->unit, "KiB/s") &&
+	       !strcmp(tu_metric(&res[5], "rate")->unit, "ops/s"), "units KiB/s and ops/s");
+	tap_ok(tu_mval(&res[1], "rate") * tu_mval(&res[1], "elapsed") * 1024 > o->size * 0.999 &&
+	       tu_mval(&res[1], "rate") * tu_mval(&res[1], "elapsed") * 1024 < o->size * 1.001,
 	       "rate = KiB / elapsed");
 	bon_path(ctx, path, sizeof(path));
 	tap_ok(stat(path, &st) == 0 && st.st_size == (off_t)o->size, "the file is size bytes");
@@ -281,8 +265,8 @@ static void check_files(struct wl_ctx *ctx, struct bonnie_opts *o, int first)
 		struct bm_result *r = &res[first + i];
 
 		run_one(ctx, o, first + i, r);
-		tap_ok((long)value(r, "files") == n, "%s: num * 1024 = %ld files", r->test, n);
-		tap_ok(!strcmp(metric(r, "rate")->unit, "files/s"), "files/s");
+		tap_ok((long)tu_mval(r, "files") == n, "%s: num * 1024 = %ld files", r->test, n);
+		tap_ok(!strcmp(tu_metric(r, "rate")->unit, "files/s"), "files/s");
 		if (i == 0 || i == 3) {
 			int got = o->dirs > 1 ? 0 : count_dir(path);
 			long d;
@@ -298,8 +282,8 @@ static void check_files(struct wl_ctx *ctx, struct bonnie_opts *o, int first)
 		if (i == 2 || i == 5)
 			tap_ok(access(path, F_OK) && errno == ENOENT, "delete removed the directory");
 		if (o->max_size && (i == 0 || i == 1))
-			tap_ok(value(r, "bytes") >= (double)n * o->min_size &&
-			       value(r, "bytes") <= (double)n * o->max_size, "bytes in [min, max]");
+			tap_ok(tu_mval(r, "bytes") >= (double)n * o->min_size &&
+			       tu_mval(r, "bytes") <= (double)n * o->max_size, "bytes in [min, max]");
 	}
 }
 
@@ -336,11 +320,11 @@ static void check_csv(void)
 		int at = i < 6 ? 9 + 2 * i : 26 + 2 * (i - 6);
 
 		/* tiny tests finish under 0.5 s: bonnie++'s +++++ */
-		if (value(&res[i], "elapsed") < 0.5)
+		if (tu_mval(&res[i], "elapsed") < 0.5)
 			tap_ok(!strcmp(f[at], "+++++") && !strcmp(f[at + 1], "+++"),
 			       "%s: +++++ under 0.5 s", res[i].test);
 		else
-			TAP_EQ_INT(atoi(f[at + 1]), (int)value(&res[i], "cpu"), "%CPU field");
+			TAP_EQ_INT(atoi(f[at + 1]), (int)tu_mval(&res[i], "cpu"), "%CPU field");
 		tap_ok(strstr(f[38 + i], "us") || strstr(f[38 + i], "ms"),
 		       "%s latency %s", res[i].test, f[38 + i]);
 	}
@@ -376,8 +360,7 @@ int main(void)
 	test_arithmetic();
 	test_names();
 	mkdir("build", 0755);
-	if (!mkdtemp(dir))
-		tap_bail("mkdtemp failed");
+	tu_mkdtemp(dir);
 	test_io(dir);
 	rmdir(dir);
 	return tap_done();

@@ -10,6 +10,7 @@
 
 #include "fsrun.h"
 #include "tap.h"
+#include "testutil.h"
 #include "wl.h"
 #include "wl_dbench.h"
 
@@ -210,8 +211,7 @@ int main(void)
 	tap_plan(0);
 	test_options();
 	test_pure();
-	if (!mkdtemp(dir))
-		tap_bail("mkdtemp failed");
+	tu_mkdtemp(dir);
 	test_ops(dir);
 	test_run(dir);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);

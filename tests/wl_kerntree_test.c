@@ -13,25 +13,9 @@
 #include "ktree_gen.h"
 #include "ktree_ops.h"
 #include "tap.h"
+#include "testutil.h"
 #include "wl.h"
 #include "wl_kerntree.h"
-
-static const struct bm_metric *metric(const struct bm_result *r, const char *name)
-{
-	unsigned i;
-
-	for (i = 0; i < r->nmetrics; i++)
-		if (!strcmp(r->m[i].name, name))
-			return &r->m[i];
-	return NULL;
-}
-
-static double mval(const struct bm_result *r, const char *name)
-{
-	const struct bm_metric *m = metric(r, name);
-
-	return m ? m->value : -1;
-}
 
 static void *opts(const char *args, int want_ok)
 {
@@ -135,19 +119,19 @@ static void test_host(const char *top, const struct ktree *t)
 	for (i = 0; i < 8; i++) {
 		copies = i < 4 ? 1 : 2;
 		run_test(top, i, o, i, label[i], &r);
-		tap_ok(mval(&r, "files") == (double)t->nfiles * copies &&
-		       !strcmp(metric(&r, "files")->unit, "count"),
-		       "%s: %.0f files (tree: %u x %d)", label[i], mval(&r, "files"),
+		tap_ok(tu_mval(&r, "files") == (double)t->nfiles * copies &&
+		       !strcmp(tu_metric(&r, "files")->unit, "count"),
+		       "%s: %.0f files (tree: %u x %d)", label[i], tu_mval(&r, "files"),
 		       t->nfiles, copies);
-		tap_ok(mval(&r, "dirs") == (double)t->ndirs * copies,
-		       "%s: %.0f directories (tree: %u x %d)", label[i], mval(&r, "dirs"),
+		tap_ok(tu_mval(&r, "dirs") == (double)t->ndirs * copies,
+		       "%s: %.0f directories (tree: %u x %d)", label[i], tu_mval(&r, "dirs"),
 		       t->ndirs, copies);
 		if (i % 4 == 0 || i % 4 == 2)
-			tap_ok(mval(&r, "bytes") == (double)t->bytes * copies &&
-			       !strcmp(metric(&r, "bytes")->unit, "B"),
-			       "%s: %.0f bytes", label[i], mval(&r, "bytes"));
+			tap_ok(tu_mval(&r, "bytes") == (double)t->bytes * copies &&
+			       !strcmp(tu_metric(&r, "bytes")->unit, "B"),
+			       "%s: %.0f bytes", label[i], tu_mval(&r, "bytes"));
 		else
-			tap_ok(!metric(&r, "bytes"), "%s: no bytes metric", label[i]);
+			tap_ok(!tu_metric(&r, "bytes"), "%s: no bytes metric", label[i]);
 		snprintf(path, sizeof(path), "%s/t%d/kern%d", top, i, copies);
 		tap_ok((stat(path, &st) == 0) == (i % 4 != 3),
 		       "%s: kern%d %s", label[i], copies, i % 4 == 3 ? "removed" : "there");
@@ -208,10 +192,10 @@ static void test_tarball(const char *top, const struct ktree *t)
 	o = opts(args, 1);
 	if (o) {
 		run_test(top, 10, o, 0, "kernuntar", &r);
-		tap_ok(mval(&r, "files") == t->nfiles && mval(&r, "bytes") == (double)t->bytes,
+		tap_ok(tu_mval(&r, "files") == t->nfiles && tu_mval(&r, "bytes") == (double)t->bytes,
 		       "tarball: every file and byte");
 		run_test(top, 11, o, 1, "kerncat", &r);
-		tap_ok(mval(&r, "bytes") == (double)t->bytes, "tarball: cat reads them back");
+		tap_ok(tu_mval(&r, "bytes") == (double)t->bytes, "tarball: cat reads them back");
 		free(o);
 	}
 	snprintf(args, sizeof(args), "tarball=%s/missing.tar tests=untar", top);
@@ -247,8 +231,7 @@ int main(void)
 	tap_plan(0);
 	test_options();
 	mkdir("build", 0755);
-	if (!mkdtemp(dir))
-		tap_bail("mkdtemp failed");
+	tu_mkdtemp(dir);
 	if (ktree_build(&t, 3, 2000))
 		tap_bail("cannot build the tree");
 	test_host(dir, &t);

@@ -13,18 +13,9 @@
 #include "fsrun.h"
 #include "lmdd.h"
 #include "tap.h"
+#include "testutil.h"
 #include "wl.h"
 #include "wl_lmdd.h"
-
-static const struct bm_metric *metric(const struct bm_result *r, const char *name)
-{
-	unsigned i;
-
-	for (i = 0; i < r->nmetrics; i++)
-		if (!strcmp(r->m[i].name, name))
-			return &r->m[i];
-	return NULL;
-}
 
 static void test_arithmetic(void)
 {
@@ -156,9 +147,9 @@ static int run_one(struct wl_ctx *ctx, void *o, int idx, const char *label, doub
 	ret = wl_lmdd_ops.run(ctx, o, idx, &r);
 	TAP_EQ_INT(ret, 0, "run");
 	TAP_EQ_INT(r.partial, 0, "not partial");
-	rate = metric(&r, "rate");
-	secs = metric(&r, "secs");
-	mb = metric(&r, "mb");
+	rate = tu_metric(&r, "rate");
+	secs = tu_metric(&r, "secs");
+	mb = tu_metric(&r, "mb");
 	tap_ok(mb && mb->value == want_mb && !strcmp(mb->unit, "MB"), "%s moved %.6f MB",
 	       label, want_mb);
 	tap_ok(secs && secs->value > 0 && secs->value < 60 && !strcmp(secs->unit, "s"),
@@ -229,7 +220,7 @@ static void test_direct(const char *dir, const char *what, int block_fs)
 		tap_ok(r.partial, "%s: O_DIRECT refused: -EINVAL and partial", what);
 	} else {
 		TAP_EQ_INT(ret, 0, "O_DIRECT write");
-		tap_ok(metric(&r, "mb") && metric(&r, "mb")->value == 1.048576,
+		tap_ok(tu_metric(&r, "mb") && tu_metric(&r, "mb")->value == 1.048576,
 		       "%s: O_DIRECT write of 1 MiB", what);
 		memset(&r, 0, sizeof(r));
 		TAP_EQ_INT(wl_lmdd_ops.run(&ctx, o, 1, &r), 0, "O_DIRECT read");
@@ -241,8 +232,8 @@ static void test_direct(const char *dir, const char *what, int block_fs)
 	if (o) {
 		memset(&r, 0, sizeof(r));
 		ret = wl_lmdd_ops.run(&ctx, o, 0, &r);
-		tap_ok(ret == -EINVAL && r.partial && metric(&r, "mb") &&
-		       metric(&r, "mb")->value == 0,
+		tap_ok(ret == -EINVAL && r.partial && tu_metric(&r, "mb") &&
+		       tu_metric(&r, "mb")->value == 0,
 		       "%s: unaligned O_DIRECT: -EINVAL, partial, 0 MB (got %d)", what, ret);
 		free(o);
 	}
@@ -258,8 +249,7 @@ int main(void)
 	test_arithmetic();
 	test_options();
 	mkdir("build", 0755);
-	if (!mkdtemp(dir))
-		tap_bail("mkdtemp failed");
+	tu_mkdtemp(dir);
 	test_io(dir);
 	test_direct(dir, "build/", 1);
 	rmdir(dir);

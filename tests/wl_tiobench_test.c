@@ -10,22 +10,13 @@
 
 #include "fsrun.h"
 #include "tap.h"
+#include "testutil.h"
 #include "wl.h"
 #include "wl_tiobench.h"
 
-static const struct bm_metric *metric(const struct bm_result *r, const char *name)
-{
-	unsigned i;
-
-	for (i = 0; i < r->nmetrics; i++)
-		if (!strcmp(r->m[i].name, name))
-			return &r->m[i];
-	return NULL;
-}
-
 static double val(const struct bm_result *r, const char *name, const char *unit)
 {
-	const struct bm_metric *m = metric(r, name);
+	const struct bm_metric *m = tu_metric(r, name);
 
 	if (!m || strcmp(m->unit, unit))
 		return -1;
@@ -283,8 +274,7 @@ int main(void)
 	test_metrics();
 	/* Under build/, not /tmp: tmpfs has no O_DIRECT. */
 	mkdir("build", 0755);
-	if (!mkdtemp(dir))
-		tap_bail("mkdtemp failed");
+	tu_mkdtemp(dir);
 	test_io(dir);
 	rmdir(dir);
 	return tap_done();

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Helpers the unit tests kept writing for themselves: temp dirs, metric
+ * lookup in a bm_result, and golden-file comparison for the report
+ * formatters.  Header-only and static inline, like tap.h, so each test
+ * stays one .c file and unused helpers cost nothing.
+ */
+#ifndef BM_TESTUTIL_H
+#define BM_TESTUTIL_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profile.h"
+#include "result.h"
+#include "tap.h"
+
+/* mkdtemp or give up: a test without its scratch dir proves nothing. */
+static inline void tu_mkdtemp(char *tmpl)
+{
+	if (!mkdtemp(tmpl))
+		tap_bail("mkdtemp failed");
+}
+
+static inline const struct bm_metric *tu_metric(const struct bm_result *r, const char *name)
+{
+	for (unsigned i = 0; i < r->nmetrics; i++)
+		if (!strcmp(r->m[i].name, name))
+			return &r->m[i];
+	return NULL;
+}
+
+/* The value, or -1 when missing: metrics the tests read are never negative. */
+static inline double tu_mval(const struct bm_result *r, const char *name)
+{
+	const struct bm_metric *m = tu_metric(r, name);
+
+	return m ? m->value : -1;
+}
+
+/* As tu_mval, and -2 when the unit is not the one wanted. */
+static inline double tu_val(const struct bm_result *r, const char *name, const char *unit)
+{
+	const struct bm_metric *m = tu_metric(r, name);
+
+	if (!m)
+		return -1;
+	return strcmp(m->unit, unit) ? -2 : m->value;
+}
+
+/* got must equal the file expected byte for byte; on a difference it goes
+ * to actual so that "diff expected actual" shows what changed. */
+static inline void tu_golden(const char *expected, const char *actual, const char *what,
+			     const char *got, size_t len)
+{
+	char *want = NULL;
+	size_t wlen = 0;
+	FILE *f;
+
+	if (bm_read_file(expected, &want, &wlen, 1 << 20)) {
+		tap_ok(0, "cannot read %s", expected);
+		return;
+	}
+	tap_ok(wlen == len && !memcmp(want, got, len), "%s matches %s", what, expected);
+	if (wlen != len || memcmp(want, got, len)) {
+		f = fopen(actual, "w");
+		if (f) {
+			fwrite(got, 1, len, f);
+			fclose(f);
+		}
+		tap_diag("diff %s %s", expected, actual);
+	}
+	free(want);
+}
+
+#endif
