@@ -92,6 +92,7 @@ static int launch(const struct bm_run_cfg *c, struct bm_boot *b)
 	struct bm_watch_cfg w = {
 		.console_log = con, .results_log = res, .qemu_log = qlog,
 		.silence_s = c->silence, .timeout_s = c->timeout, .panic_grace_s = PANIC_GRACE_S,
+		.progress = c->progress ? bm_progress_tick : NULL, .progress_arg = c->progress,
 	};
 	int rc;
 
@@ -106,6 +107,8 @@ static int launch(const struct bm_run_cfg *c, struct bm_boot *b)
 	bm_msg("booting %s (run %s, %s)", b->label, b->run, b->kvm ? "kvm" : "tcg");
 	bm_utc_now(b->start, sizeof(b->start));
 	rc = bm_qemu_watch(b->argv.v, &w, &b->w);
+	if (c->progress)
+		bm_progress_end(c->progress);
 	bm_utc_now(b->end, sizeof(b->end));
 	if (rc) {
 		bm_msg("cannot start %s: %s", BM_QEMU_BIN, strerror(-rc));

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "kernel.h"
+#include "progress.h"
 #include "qemu.h"
 #include "results.h"
 
@@ -44,6 +45,7 @@ struct bm_run_cfg {
 	const char *modules;      /* boot modules + the profiles' modules */
 	unsigned long long disk_size;
 	int mem, smp, silence, timeout, keep_disk;
+	struct bm_progress *progress;  /* live line of the next boot; NULL = none */
 };
 
 /*

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 /* bootmark export --format json|csv DIR...: tidy rows from run directories. */
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -8,6 +7,7 @@
 #include <string.h>
 
 #include "boot.h"
+#include "bootdirs.h"
 #include "cli.h"
 #include "export.h"
 #include "util.h"
@@ -40,14 +40,6 @@ static void export_usage(FILE *f)
 	bm_cli_help(f, export_tab);
 }
 
-static int is_boot_dir(const char *dir)
-{
-	char p[PATH_MAX];
-
-	return (!bm_path(p, sizeof(p), "%s/results.log", dir) && bm_is_file(p)) ||
-	       (!bm_path(p, sizeof(p), "%s/console.log", dir) && bm_is_file(p));
-}
-
 static int export_boot(struct bm_export *e, const char *dir)
 {
 	struct bm_results r;
@@ -66,64 +58,35 @@ static int export_boot(struct bm_export *e, const char *dir)
 	return 0;
 }
 
-static int cmp_names(const struct dirent **a, const struct dirent **b)
+struct export_ctx {
+	struct bm_export *e;
+	int rc;  /* export_boot's error (already reported) */
+};
+
+static int export_one(const char *dir, void *arg)
 {
-	return strcmp((*a)->d_name, (*b)->d_name);
+	struct export_ctx *x = arg;
+
+	return x->rc = export_boot(x->e, dir);
 }
 
-/* Number of boot directories DIR is or holds. */
-static int count_boots(const char *dir)
-{
-	struct dirent **names;
-	char sub[PATH_MAX];
-	int n, i, found = 0;
-
-	if (is_boot_dir(dir))
-		return 1;
-	n = scandir(dir, &names, NULL, cmp_names);
-	if (n < 0)
-		return 0;
-	for (i = 0; i < n; i++) {
-		if (names[i]->d_name[0] != '.' &&
-		    !bm_path(sub, sizeof(sub), "%s/%s", dir, names[i]->d_name) &&
-		    bm_is_dir(sub) && is_boot_dir(sub))
-			found++;
-		free(names[i]);
-	}
-	free(names);
-	return found;
-}
-
-/* A boot dir itself, or the boot dirs in a run dir (sorted: stable output). */
+/* A boot dir itself, or the boot dirs in a run dir. */
 static int export_dir(struct bm_export *e, const char *dir)
 {
-	struct dirent **names;
-	char sub[PATH_MAX];
-	int n, i, found = 0, rc = 0;
+	struct export_ctx x = { e, 0 };
+	int rc = bm_boot_dirs(dir, export_one, &x);
 
-	if (is_boot_dir(dir))
-		return export_boot(e, dir);
-	n = scandir(dir, &names, NULL, cmp_names);
-	if (n < 0) {
-		bm_msg("cannot read directory %s: %s", dir, strerror(errno));
+	if (x.rc)
+		return x.rc;
+	if (rc < 0) {
+		bm_msg("cannot read directory %s: %s", dir, strerror(-rc));
 		return -EINVAL;
 	}
-	for (i = 0; i < n; i++) {
-		if (names[i]->d_name[0] != '.' &&
-		    !bm_path(sub, sizeof(sub), "%s/%s", dir, names[i]->d_name) &&
-		    bm_is_dir(sub) && is_boot_dir(sub)) {
-			found++;
-			if (!rc)
-				rc = export_boot(e, sub);
-		}
-		free(names[i]);
-	}
-	free(names);
-	if (!found) {
+	if (!rc) {
 		bm_msg("%s holds no boot (no results.log or console.log)", dir);
 		return -EINVAL;
 	}
-	return rc;
+	return 0;
 }
 
 int bm_cmd_export(int argc, char **argv)
@@ -164,7 +127,7 @@ int bm_cmd_export(int argc, char **argv)
 			bm_msg("%s is not a directory", dirs[i]);
 			goto out_free_dirs;
 		}
-		if (!count_boots(dirs[i])) {
+		if (bm_boot_dirs(dirs[i], NULL, NULL) <= 0) {
 			bm_msg("%s holds no boot (no results.log or console.log)", dirs[i]);
 			goto out_free_dirs;
 		}

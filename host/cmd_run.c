@@ -14,7 +14,9 @@
 #include "boot.h"
 #include "cli.h"
 #include "initrd.h"
+#include "junit.h"
 #include "profile.h"
+#include "progress.h"
 #include "table.h"
 #include "util.h"
 
@@ -29,8 +31,9 @@ struct run_opts {
 	char image[PATH_MAX];
 	char disk_cache[16];
 	char machine[8];
+	char junit[PATH_MAX];
 	long long mem, smp, silence, timeout, repeat;
-	int keep_disk;
+	int keep_disk, tap;
 };
 
 static const char *const accel_choices[] = { "auto", "kvm", "tcg", NULL };
@@ -66,6 +69,9 @@ static const struct bm_opt run_tab[] = {
 	  .choices = machine_choices, .help = "QEMU machine type" },
 	{ .name = "keep-disk", .type = BM_OPT_BOOL, .off = offsetof(struct run_opts, keep_disk),
 	  .def = "0", .help = "keep OUT/<label>/disk.img after the boot" },
+	STR("junit", junit, NULL, "also write the verdicts as JUnit XML to FILE"),
+	{ .name = "tap", .type = BM_OPT_BOOL, .off = offsetof(struct run_opts, tap),
+	  .def = "0", .help = "print the verdicts as TAP 13 after the table" },
 	BM_OPT_END,
 };
 
@@ -86,6 +92,8 @@ struct plan {
 	int nk;
 	char exe[PATH_MAX], image[PATH_MAX], configs[PATH_MAX], modules[1024];
 	struct bm_suite suite;
+	struct bm_plan tests;         /* what one boot runs: the progress estimate */
+	struct bm_progress prog;
 };
 
 static int add_kernel(struct plan *p, const char *spec)
@@ -139,6 +147,7 @@ static int check_configs(struct plan *p)
 {
 	char dir[PATH_MAX], err[512], fs[256], *tok, *save = NULL;
 	struct bm_fsprof prof;
+	unsigned nfs = 0;
 
 	if (!bm_safe_name(p->o.suite)) {
 		bm_msg("bad suite name '%s'", p->o.suite);
@@ -156,6 +165,7 @@ static int check_configs(struct plan *p)
 	bm_path(dir, sizeof(dir), "%s/fs", p->configs);
 	snprintf(fs, sizeof(fs), "%s", p->o.fs);
 	for (tok = strtok_r(fs, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		nfs++;
 		if (!bm_safe_name(tok) || bm_fsprof_load(&prof, dir, tok, err, sizeof(err))) {
 			bm_msg("unknown or bad filesystem profile '%s'%s%s", tok,
 			       bm_safe_name(tok) ? ": " : "", bm_safe_name(tok) ? err : "");
@@ -166,6 +176,9 @@ static int check_configs(struct plan *p)
 			return -EINVAL;
 		}
 	}
+	/* a suite the runner will reject still boots: the E record says why */
+	if (bm_plan_make(&p->tests, &p->suite, nfs))
+		memset(&p->tests, 0, sizeof(p->tests));
 	return 0;
 }
 
@@ -281,7 +294,7 @@ static int boot_all(struct plan *p, struct bm_boot *boots, int *infra)
 		.machine = p->o.machine, .modules = p->modules,
 		.disk_size = p->suite.disk_size, .mem = (int)p->o.mem, .smp = (int)p->o.smp,
 		.silence = (int)p->o.silence, .timeout = (int)p->o.timeout,
-		.keep_disk = p->o.keep_disk,
+		.keep_disk = p->o.keep_disk, .progress = &p->prog,
 	};
 	int r, i, n = 0;
 
@@ -295,6 +308,8 @@ static int boot_all(struct plan *p, struct bm_boot *boots, int *infra)
 				snprintf(b->label, sizeof(b->label), "%s", p->label[i]);
 			bm_path(b->dir, sizeof(b->dir), "%s/%s", p->o.out, b->label);
 			b->spec = p->spec[i].text;
+			bm_progress_init(&p->prog, &p->tests, b->label, n + 1,
+					 (int)(p->nk * p->o.repeat), stdout);
 			if (bm_boot_one(&c, &p->spec[i], b))
 				(*infra)++;
 			bm_msg("%s: %s%s%s", b->label, bm_status_name(b->res.status),
@@ -333,6 +348,40 @@ out_free:
 	free(names);
 }
 
+/* JUnit to --junit FILE, TAP on stdout; a write failure is a system error. */
+static int write_ci(struct plan *p, struct bm_boot *boots, int n)
+{
+	struct bm_ci_boot *cb = calloc((size_t)n + 1, sizeof(*cb));
+	int i, rc = 0;
+	FILE *f;
+
+	if (!cb)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		cb[i].kernel = boots[i].label;
+		cb[i].r = &boots[i].res;
+		if (boots[i].res.status != BM_ST_COMPLETED)
+			cb[i].console = bm_console_tail(boots[i].dir);
+	}
+	if (p->o.junit[0]) {
+		f = fopen(p->o.junit, "w");
+		if (!f || bm_junit_write(f, cb, (size_t)n))
+			rc = errno ? -errno : -EIO;
+		if (f && fclose(f) && !rc)
+			rc = -errno;
+		if (rc)
+			bm_msg("cannot write %s: %s", p->o.junit, strerror(-rc));
+	}
+	if (p->o.tap) {
+		printf("\n");
+		bm_tap_write(stdout, cb, (size_t)n);
+	}
+	for (i = 0; i < n; i++)
+		free((char *)cb[i].console);
+	free(cb);
+	return rc;
+}
+
 int bm_cmd_run(int argc, char **argv)
 {
 	struct plan *p = calloc(1, sizeof(*p));
@@ -364,6 +413,8 @@ int bm_cmd_run(int argc, char **argv)
 	}
 	n = boot_all(p, boots, &infra);
 	print_table(p, boots, n);
+	if (write_ci(p, boots, n))
+		infra++;
 	for (i = 0; i < n; i++) {
 		failed += boots[i].res.status != BM_ST_COMPLETED;
 		bm_results_free(&boots[i].res);

@@ -15,6 +15,7 @@ static const struct {
 	{ "kernel", bm_cmd_kernel, "fetch or list kernels (kernel fetch SPEC | kernel list)" },
 	{ "parse", bm_cmd_parse, "status and table from a serial log captured anywhere" },
 	{ "export", bm_cmd_export, "tidy JSON or CSV rows from run directories" },
+	{ "compare", bm_cmd_compare, "kernels side by side: statistics and significance marks" },
 	{ "bench-boot", bm_cmd_bench, "time to HELLO against a trivial init (make bench)" },
 };
 

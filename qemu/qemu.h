@@ -55,6 +55,10 @@ struct bm_watch_cfg {
 	int silence_s;            /* kill after this long without progress */
 	int timeout_s;            /* hard limit */
 	int panic_grace_s;        /* after a panic, wait this long for QEMU to exit */
+	/* Called every poll with the boot's elapsed and monotonic seconds
+	 * (the live progress line); NULL = none. */
+	void (*progress)(void *arg, const char *results_log, double elapsed, double now);
+	void *progress_arg;
 };
 
 struct bm_watch_result {

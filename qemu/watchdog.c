@@ -155,6 +155,8 @@ int bm_qemu_watch(char *const argv[], const struct bm_watch_cfg *c, struct bm_wa
 		 * only before the first record */
 		if (con_read(&con, c->console_log) && (!hello || con.new_marker))
 			last = t;
+		if (c->progress)
+			c->progress(c->progress_arg, c->results_log, t - t0, t);
 		if (con.panic && !panic_at)
 			panic_at = t;
 		if (panic_at && t - panic_at > c->panic_grace_s) {

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: MIT
+/* Boot directories under a run directory (bootdirs.h). */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bootdirs.h"
+#include "util.h"
+
+int bm_is_boot_dir(const char *dir)
+{
+	char p[PATH_MAX];
+
+	return (!bm_path(p, sizeof(p), "%s/results.log", dir) && bm_is_file(p)) ||
+	       (!bm_path(p, sizeof(p), "%s/console.log", dir) && bm_is_file(p));
+}
+
+static int cmp_names(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+int bm_boot_dirs(const char *dir, int (*fn)(const char *bootdir, void *arg), void *arg)
+{
+	struct dirent **names;
+	char sub[PATH_MAX];
+	int n, i, found = 0, rc = 0;
+
+	if (bm_is_boot_dir(dir))
+		return fn ? ((rc = fn(dir, arg)) < 0 ? rc : 1) : 1;
+	n = scandir(dir, &names, NULL, cmp_names);
+	if (n < 0)
+		return -errno;
+	for (i = 0; i < n; i++) {
+		if (!rc && names[i]->d_name[0] != '.' &&
+		    !bm_path(sub, sizeof(sub), "%s/%s", dir, names[i]->d_name) &&
+		    bm_is_dir(sub) && bm_is_boot_dir(sub)) {
+			found++;
+			if (fn && (rc = fn(sub, arg)) > 0)
+				rc = 0;
+		}
+		free(names[i]);
+	}
+	free(names);
+	return rc < 0 ? rc : found;
+}

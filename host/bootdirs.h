@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Finding boots on disk: "bootmark export" and "compare" take run
+ * directories (bootmark run --out) or single boot directories alike.
+ */
+#ifndef BM_BOOTDIRS_H
+#define BM_BOOTDIRS_H
+
+/* A boot directory holds results.log or console.log. */
+int bm_is_boot_dir(const char *dir);
+/*
+ * Calls fn(bootdir, arg) for dir itself when it is a boot directory, else
+ * for each boot directory directly under it, in name order (stable output).
+ * fn may be NULL to count only.  Returns the number of boot directories,
+ * the first negative return of fn (no further calls), or -errno when dir
+ * cannot be read.
+ */
+int bm_boot_dirs(const char *dir, int (*fn)(const char *bootdir, void *arg), void *arg);
+
+#endif

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: MIT
+/* bootmark compare DIR...: kernels side by side, with significance marks. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "compare.h"
+#include "util.h"
+
+struct compare_opts {
+	char format[12];
+	char alpha[32];
+	char color[8];
+};
+
+static const char *const formats[] = { "text", "markdown", "csv", "json", NULL };
+static const char *const colors[] = { "auto", "always", "never", NULL };
+
+static const struct bm_opt compare_tab[] = {
+	{ .name = "format", .type = BM_OPT_STR, .off = offsetof(struct compare_opts, format),
+	  .len = 12, .def = "text", .choices = formats,
+	  .help = "text (seed-style blocks), markdown, csv or json (tidy rows)" },
+	{ .name = "alpha", .type = BM_OPT_STR, .off = offsetof(struct compare_opts, alpha),
+	  .len = 32, .def = "0.01",
+	  .help = "significance level of Welch's t-test, 0 < alpha < 1" },
+	{ .name = "color", .type = BM_OPT_STR, .off = offsetof(struct compare_opts, color),
+	  .len = 8, .def = "auto", .choices = colors,
+	  .help = "text: red regressions, green improvements (auto: on a terminal, "
+		  "unless NO_COLOR is set)" },
+	BM_OPT_END,
+};
+
+static void compare_usage(FILE *f)
+{
+	fprintf(f, "usage: bootmark compare [--format text|markdown|csv|json] [--alpha 0.01] DIR...\n\n"
+		   "DIR is a run directory (bootmark run --out) or one boot's directory in it.\n"
+		   "Results are grouped by workload, test, filesystem and metric, and by kernel\n"
+		   "(several boots of one kernel are repeats); the first kernel seen is the\n"
+		   "baseline.  A row is marked * when Welch's t-test gives p < alpha.  Boots\n"
+		   "that did not complete are listed and left out (docs/results.md).\n"
+		   "Exit: 0 ok, 100 bad input (no such directory, no boot in it, bad option),\n"
+		   "111 system error.\n\n"
+		   "options:\n");
+	bm_cli_help(f, compare_tab);
+}
+
+static int parse_opts(const struct compare_opts *o, struct bm_compare_opts *co)
+{
+	char *end;
+
+	co->fmt = !strcmp(o->format, "markdown") ? BM_CMP_MARKDOWN :
+		  !strcmp(o->format, "csv") ? BM_CMP_CSV :
+		  !strcmp(o->format, "json") ? BM_CMP_JSON : BM_CMP_TEXT;
+	errno = 0;
+	co->alpha = strtod(o->alpha, &end);
+	if (errno || end == o->alpha || *end || !(co->alpha > 0 && co->alpha < 1)) {
+		bm_msg("bad --alpha '%s': want a number between 0 and 1, e.g. 0.01", o->alpha);
+		return -EINVAL;
+	}
+	co->color = !strcmp(o->color, "always") ||
+		    (!strcmp(o->color, "auto") && isatty(STDOUT_FILENO) && !getenv("NO_COLOR"));
+	return 0;
+}
+
+int bm_cmd_compare(int argc, char **argv)
+{
+	struct compare_opts o;
+	struct bm_compare_opts co;
+	const char *name, *val;
+	char **dirs;
+	int i, nd = 0, rc;
+
+	if (bm_opts_defaults(compare_tab, &o))
+		return BM_EXIT_SYSTEM;
+	dirs = calloc((size_t)argc, sizeof(*dirs));
+	if (!dirs)
+		return BM_EXIT_SYSTEM;
+	for (i = 1; i < argc; i++) {
+		rc = bm_cli_step(compare_tab, &o, NULL, argc, argv, &i, &name, &val);
+		if (rc == 1) {
+			compare_usage(stdout);
+			rc = BM_EXIT_OK;
+			goto out_free_dirs;
+		}
+		if (rc) {
+			rc = BM_EXIT_USAGE;
+			goto out_free_dirs;
+		}
+		if (!name)
+			dirs[nd++] = (char *)val;
+	}
+	rc = BM_EXIT_USAGE;
+	if (!nd) {
+		bm_msg("missing DIR (see bootmark compare --help)");
+		goto out_free_dirs;
+	}
+	if (parse_opts(&o, &co))
+		goto out_free_dirs;
+	rc = bm_compare(stdout, dirs, nd, &co);
+	if (!rc && fflush(stdout)) {
+		bm_msg("cannot write standard output: %s", strerror(errno));
+		rc = -EIO;
+	}
+	rc = rc == -EINVAL ? BM_EXIT_USAGE : rc ? BM_EXIT_SYSTEM : BM_EXIT_OK;
+out_free_dirs:
+	free(dirs);
+	return rc;
+}

@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: MIT
+/* Sample summaries, Welch's t-test and the Mann-Whitney U test (cmpstats.h). */
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "cmpstats.h"
+
+void bm_summarize(const double *x, size_t n, struct bm_summary *s)
+{
+	double sum = 0, rsum = 0, ss = 0;
+	int all_pos = 1;
+	size_t i;
+
+	s->n = n;
+	s->mean = s->hmean = s->stddev = s->cov = s->min = s->max = NAN;
+	if (!n)
+		return;
+	s->min = s->max = x[0];
+	for (i = 0; i < n; i++) {
+		sum += x[i];
+		if (x[i] > 0)
+			rsum += 1 / x[i];
+		else
+			all_pos = 0;
+		s->min = fmin(s->min, x[i]);
+		s->max = fmax(s->max, x[i]);
+	}
+	s->mean = sum / (double)n;
+	if (all_pos)
+		s->hmean = (double)n / rsum;
+	if (n < 2)
+		return;
+	/* two passes: subtracting the mean first keeps equal values at 0 */
+	for (i = 0; i < n; i++)
+		ss += (x[i] - s->mean) * (x[i] - s->mean);
+	s->stddev = sqrt(ss / (double)(n - 1));
+	if (s->mean != 0)
+		s->cov = s->stddev / fabs(s->mean);
+}
+
+/*
+ * The continued fraction of I_x(a, b) (Abramowitz & Stegun 26.5.8),
+ * evaluated with the modified Lentz method; converges fast for
+ * x < (a + 1) / (a + b + 2), the caller swaps the arguments otherwise.
+ */
+static double ibeta_cf(double x, double a, double b)
+{
+	const double tiny = 1e-300;
+	double c = 1, d, f, num;
+	int m;
+
+	d = 1 - (a + b) * x / (a + 1);
+	d = 1 / (fabs(d) < tiny ? tiny : d);
+	f = d;
+	for (m = 1; m <= 300; m++) {
+		double delta;
+		int k;
+
+		for (k = 0; k < 2; k++) {
+			/* d_{2m} and then d_{2m+1} of the fraction */
+			if (!k)
+				num = m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m));
+			else
+				num = -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1));
+			d = 1 + num * d;
+			d = 1 / (fabs(d) < tiny ? tiny : d);
+			c = 1 + num / c;
+			if (fabs(c) < tiny)
+				c = tiny;
+			delta = c * d;
+			f *= delta;
+		}
+		if (fabs(delta - 1) < 4 * DBL_EPSILON)
+			break;
+	}
+	return f;
+}
+
+double bm_ibeta(double x, double a, double b)
+{
+	double lfront;
+
+	if (!(a > 0) || !(b > 0) || !(x >= 0) || !(x <= 1))
+		return NAN;
+	if (x == 0 || x == 1)
+		return x;
+	/* x^a (1-x)^b / (a B(a,b)), in logs to survive large a and b */
+	lfront = lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x);
+	if (x < (a + 1) / (a + b + 2))
+		return exp(lfront) * ibeta_cf(x, a, b) / a;
+	return 1 - exp(lfront) * ibeta_cf(1 - x, b, a) / b;
+}
+
+double bm_t_cdf(double t, double df)
+{
+	double tail;
+
+	if (!(df > 0) || isnan(t))
+		return NAN;
+	if (isinf(t))
+		return t > 0 ? 1 : 0;
+	/* P(|T| > |t|) = I_{df/(df+t^2)}(df/2, 1/2) */
+	tail = 0.5 * bm_ibeta(df / (df + t * t), df / 2, 0.5);
+	return t > 0 ? 1 - tail : tail;
+}
+
+static void mean_var(const double *x, size_t n, double *mean, double *var)
+{
+	struct bm_summary s;
+
+	bm_summarize(x, n, &s);
+	*mean = s.mean;
+	*var = s.stddev * s.stddev;
+}
+
+void bm_welch_test(const double *a, size_t na, const double *b, size_t nb,
+		   struct bm_welch *w)
+{
+	double ma, va, mb, vb, sa, sb;
+
+	w->t = w->df = w->p = NAN;
+	if (na < 2 || nb < 2)
+		return;
+	mean_var(a, na, &ma, &va);
+	mean_var(b, nb, &mb, &vb);
+	sa = va / (double)na;
+	sb = vb / (double)nb;
+	/* no variance on either side: the t statistic does not exist */
+	if (!(sa + sb > 0))
+		return;
+	w->t = (ma - mb) / sqrt(sa + sb);
+	/* Welch-Satterthwaite */
+	w->df = (sa + sb) * (sa + sb) /
+		(sa * sa / (double)(na - 1) + sb * sb / (double)(nb - 1));
+	w->p = bm_ibeta(w->df / (w->df + w->t * w->t), w->df / 2, 0.5);
+	if (w->p > 1)
+		w->p = 1;
+}
+
+struct ranked {
+	double v;
+	int from_a;
+};
+
+static int cmp_ranked(const void *x, const void *y)
+{
+	double a = ((const struct ranked *)x)->v, b = ((const struct ranked *)y)->v;
+
+	return (a > b) - (a < b);
+}
+
+void bm_mwu_test(const double *a, size_t na, const double *b, size_t nb, struct bm_mwu *m)
+{
+	size_t n = na + nb, i, j;
+	double ra = 0, ties = 0, n1 = (double)na, n2 = (double)nb, mu, sigma, diff;
+	struct ranked *all;
+
+	m->u = m->z = m->p = NAN;
+	if (!na || !nb || !(all = malloc(n * sizeof(*all))))
+		return;
+	for (i = 0; i < na; i++)
+		all[i] = (struct ranked){ a[i], 1 };
+	for (i = 0; i < nb; i++)
+		all[na + i] = (struct ranked){ b[i], 0 };
+	qsort(all, n, sizeof(*all), cmp_ranked);
+	/* average ranks over runs of ties; each run adds t^3 - t */
+	for (i = 0; i < n; i = j) {
+		double rank, t;
+
+		for (j = i + 1; j < n && all[j].v == all[i].v; j++)
+			;
+		rank = (double)(i + 1 + j) / 2;
+		t = (double)(j - i);
+		ties += t * t * t - t;
+		for (size_t k = i; k < j; k++)
+			if (all[k].from_a)
+				ra += rank;
+	}
+	free(all);
+	m->u = ra - n1 * (n1 + 1) / 2;
+	mu = n1 * n2 / 2;
+	sigma = sqrt(n1 * n2 / 12 * ((double)n + 1 - ties / ((double)n * ((double)n - 1))));
+	if (!(sigma > 0))
+		return;
+	diff = fabs(m->u - mu) - 0.5;   /* continuity correction */
+	m->z = (diff > 0 ? diff : 0) / sigma * (m->u < mu ? -1 : 1);
+	m->p = erfc(fabs(m->z) / sqrt(2));
+	if (m->p > 1)
+		m->p = 1;
+}

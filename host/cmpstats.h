@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Statistics for "bootmark compare": summaries of one sample and two-sample
+ * tests.  Pure functions of their arguments (no I/O, no state), so the unit
+ * test can check them against published values.  Undefined results (a
+ * stddev of one value, a test with no variance) are NAN; the printers show
+ * them as "-".
+ */
+#ifndef BM_CMPSTATS_H
+#define BM_CMPSTATS_H
+
+#include <stddef.h>
+
+struct bm_summary {
+	size_t n;
+	double mean;     /* arithmetic mean */
+	double hmean;    /* harmonic mean; NAN unless every value is > 0 */
+	double stddev;   /* sample (n - 1) stddev; NAN for n < 2 */
+	double cov;      /* stddev / mean, as a fraction; NAN if undefined */
+	double min, max;
+};
+
+void bm_summarize(const double *x, size_t n, struct bm_summary *s);
+
+/* Regularized incomplete beta I_x(a, b), a, b > 0, 0 <= x <= 1; NAN outside. */
+double bm_ibeta(double x, double a, double b);
+/* P(T <= t) for Student's t with df > 0 degrees of freedom. */
+double bm_t_cdf(double t, double df);
+
+struct bm_welch {
+	double t, df, p;  /* p two-sided; all NAN when undefined */
+};
+/* Welch's unequal-variances t-test of the means of a and b (na, nb >= 2). */
+void bm_welch_test(const double *a, size_t na, const double *b, size_t nb,
+		   struct bm_welch *w);
+
+struct bm_mwu {
+	double u;   /* U of sample a: pairs (a_i, b_j) with a_i > b_j, ties 1/2 */
+	double z;   /* normal approximation, tie- and continuity-corrected */
+	double p;   /* two-sided; NAN when undefined (n < 1 or all values tied) */
+};
+/* Mann-Whitney U test; p from the normal approximation with tie correction. */
+void bm_mwu_test(const double *a, size_t na, const double *b, size_t nb, struct bm_mwu *m);
+
+#endif

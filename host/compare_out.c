@@ -1,0 +1,314 @@
+// SPDX-License-Identifier: MIT
+/* Printing the rows of "bootmark compare" as text, Markdown, CSV, JSON. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "compare.h"
+#include "export.h"
+#include "json.h"
+#include "report.h"
+
+#define RED   "\033[31m"
+#define GREEN "\033[32m"
+#define RESET "\033[0m"
+
+static const char *const dir_name[] = { "none", "higher", "lower" };
+static const char *const verdict_name[] = { "regression", "", "improvement" };
+
+/* Undefined values print as "-", never "nan". */
+static const char *num(char *buf, size_t len, double v)
+{
+	double a = fabs(v);
+
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else if (a >= 1000 || a == 0)
+		snprintf(buf, len, "%.0f", v);
+	else if (a >= 100)
+		snprintf(buf, len, "%.1f", v);
+	else if (a >= 1)
+		snprintf(buf, len, "%.2f", v);
+	else
+		snprintf(buf, len, "%.3g", v);
+	return buf;
+}
+
+static const char *pct(char *buf, size_t len, double v, int sign)
+{
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, sign ? "%+.2f%%" : "%.1f", v);
+	return buf;
+}
+
+static const char *pval(char *buf, size_t len, double p)
+{
+	if (isnan(p))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, p >= 0.0001 ? "%.4f" : "%.1e", p);
+	return buf;
+}
+
+static void row_label(char *buf, size_t len, const struct bm_cmp *c, const struct bm_cmp_row *r)
+{
+	char k[128];
+
+	bm_kernel_short(c->kernels[r->kidx], k, sizeof(k));
+	bm_report_label(buf, len, r->fs, k);
+}
+
+static const char *block_title(char *buf, size_t len, const struct bm_cmp_row *r)
+{
+	snprintf(buf, len, "%s (%s%s%s)", r->metric, r->unit[0] ? r->unit : "no unit",
+		 r->dir == BM_DIR_HIGHER ? ", higher is better, hmean" :
+		 r->dir == BM_DIR_LOWER ? ", lower is better" : "",
+		 r->dir == BM_DIR_NONE ? ", no better direction" : "");
+	return buf;
+}
+
+static void print_missing(FILE *f, const struct bm_cmp *c, const char *prefix)
+{
+	size_t i;
+
+	for (i = 0; i < c->nboots; i++) {
+		const struct bm_cmp_boot *b = &c->boots[i];
+		char k[128];
+
+		if (b->r.status == BM_ST_COMPLETED)
+			continue;
+		bm_kernel_short(b->kernel, k, sizeof(k));
+		fprintf(f, "%s%s: boot %d of %d (%s): %s (%s) \xe2\x80\x94 %s\n", prefix, k, b->nth,
+			c->kboots[b->kidx], b->label, bm_status_name(b->r.status), b->r.status_why,
+			bm_cmp_boot_missing(b) ? "results missing" : "failed tests missing");
+	}
+}
+
+static void print_verdicts(FILE *f, const struct bm_cmp *c, int verdict, const char *prefix)
+{
+	char lab[160], a[32], b[32], ch[32], p[32];
+	size_t i;
+	int n = 0;
+
+	fprintf(f, "%s:\n", verdict < 0 ? "Significant regressions" : "Significant improvements");
+	for (i = 0; i < c->nrows; i++) {
+		const struct bm_cmp_row *r = &c->rows[i], *base = r;
+
+		if (r->verdict != verdict)
+			continue;
+		while (base > c->rows && base[-1].block == r->block)
+			base--;
+		for (; base->kidx != 0 || strcmp(base->fs, r->fs); base++)
+			;
+		row_label(lab, sizeof(lab), c, r);
+		fprintf(f, "%s%s %s %s: %s vs %s %s (%s, p=%s)\n", prefix, r->test, r->metric, lab,
+			num(a, sizeof(a), r->center), num(b, sizeof(b), base->center), r->unit,
+			pct(ch, sizeof(ch), r->change, 1), pval(p, sizeof(p), r->p_welch));
+		n++;
+	}
+	if (!n)
+		fprintf(f, "%snone\n", prefix);
+}
+
+static void text_block(FILE *f, const struct bm_cmp *c, size_t from, size_t to,
+		       const struct bm_compare_opts *o)
+{
+	char lab[160], t[160], v[8][32];
+	size_t i;
+	int w = 0;
+
+	for (i = from; i < to; i++) {
+		row_label(lab, sizeof(lab), c, &c->rows[i]);
+		if ((int)strlen(lab) > w)
+			w = (int)strlen(lab);
+	}
+	fprintf(f, "\n: %s : %s\n", c->rows[from].test, block_title(t, sizeof(t), &c->rows[from]));
+	fprintf(f, "%*s  %3s %9s %9s %6s %9s %9s %9s %8s %8s\n", w, "", "N",
+		c->rows[from].hmean ? "HMEAN" : "MEAN", "STDDEV", "COV%", "MIN", "MAX", "CHANGE",
+		"P-WELCH", "P-MWU");
+	for (i = from; i < to; i++) {
+		const struct bm_cmp_row *r = &c->rows[i];
+		int col = o->color && r->verdict;
+
+		row_label(lab, sizeof(lab), c, r);
+		fprintf(f, "%s%-*s: %3zu %9s %9s %6s %9s %9s %9s %8s %8s%s%s\n",
+			col ? (r->verdict < 0 ? RED : GREEN) : "", w, lab, r->s.n,
+			num(v[0], 32, r->center), num(v[1], 32, r->s.stddev),
+			pct(v[2], 32, r->s.cov * 100, 0), num(v[3], 32, r->s.min),
+			num(v[4], 32, r->s.max), pct(v[5], 32, r->change, 1),
+			pval(v[6], 32, r->p_welch), pval(v[7], 32, r->p_mwu), r->sig ? " *" : "",
+			col ? RESET : "");
+	}
+}
+
+static void md_block(FILE *f, const struct bm_cmp *c, size_t from, size_t to)
+{
+	char lab[160], t[160], v[8][32];
+	size_t i;
+
+	fprintf(f, "\n### %s: %s\n\n", c->rows[from].test, block_title(t, sizeof(t), &c->rows[from]));
+	fprintf(f, "| | n | %s | stddev | CoV%% | min | max | change | p (Welch) | p (MWU) | |\n"
+		   "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n",
+		c->rows[from].hmean ? "hmean" : "mean");
+	for (i = from; i < to; i++) {
+		const struct bm_cmp_row *r = &c->rows[i];
+
+		row_label(lab, sizeof(lab), c, r);
+		fprintf(f, "| %s | %zu | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", lab, r->s.n,
+			num(v[0], 32, r->center), num(v[1], 32, r->s.stddev),
+			pct(v[2], 32, r->s.cov * 100, 0), num(v[3], 32, r->s.min),
+			num(v[4], 32, r->s.max), pct(v[5], 32, r->change, 1),
+			pval(v[6], 32, r->p_welch), pval(v[7], 32, r->p_mwu),
+			r->sig ? (r->verdict < 0 ? "**\\*** regression" : r->verdict > 0 ?
+				  "**\\*** improvement" : "**\\***") : "");
+	}
+}
+
+static void human(FILE *f, const struct bm_cmp *c, const struct bm_compare_opts *o)
+{
+	int md = o->fmt == BM_CMP_MARKDOWN;
+	size_t i, j;
+
+	fprintf(f, md ? "## bootmark compare\n\nBaseline **%s**; `*` = Welch's t-test p < %g "
+			"(two-sided).\n\n" : "bootmark compare: baseline %s; * = Welch's t-test p < %g "
+			"(two-sided)\n",
+		c->nkernels ? c->kernels[0] : "-", c->alpha);
+	print_missing(f, c, md ? "- " : "missing: ");
+	if (md)
+		fputc('\n', f);
+	print_verdicts(f, c, -1, md ? "- " : "  ");
+	if (md)
+		fputc('\n', f);
+	print_verdicts(f, c, 1, md ? "- " : "  ");
+	for (i = 0; i < c->nrows; i = j) {
+		for (j = i + 1; j < c->nrows && c->rows[j].block == c->rows[i].block; j++)
+			;
+		if (md)
+			md_block(f, c, i, j);
+		else
+			text_block(f, c, i, j, o);
+	}
+}
+
+static const char *const csv_cols[] = {
+	"workload", "variant", "fs", "metric", "unit", "kernel", "baseline", "n", "center",
+	"mean", "hmean", "stddev", "cov_pct", "min", "max", "change_pct", "p_welch", "p_mwu",
+	"significant", "better", "verdict", NULL,
+};
+
+static void csv(FILE *f, const struct bm_cmp *c)
+{
+	char v[12][40];
+	size_t i;
+	int k;
+
+	for (k = 0; csv_cols[k]; k++)
+		fprintf(f, "%s%s", k ? "," : "", csv_cols[k]);
+	fputc('\n', f);
+	for (i = 0; i < c->nrows; i++) {
+		const struct bm_cmp_row *r = &c->rows[i];
+		const double d[] = { r->s.mean, r->s.hmean, r->s.stddev, r->s.cov * 100, r->s.min,
+				     r->s.max, r->change, r->p_welch, r->p_mwu };
+
+		for (k = 0; k < 9; k++) {
+			if (isnan(d[k]))
+				v[k][0] = '\0';
+			else
+				bm_fmt_double(v[k], sizeof(v[k]), d[k]);
+		}
+		bm_csv_field(f, r->wl);
+		fputc(',', f);
+		bm_csv_field(f, r->test);
+		fputc(',', f);
+		bm_csv_field(f, r->fs);
+		fputc(',', f);
+		bm_csv_field(f, r->metric);
+		fputc(',', f);
+		bm_csv_field(f, r->unit);
+		fputc(',', f);
+		bm_csv_field(f, c->kernels[r->kidx]);
+		fprintf(f, ",%s,%zu,%s", c->kernels[0], r->s.n, r->hmean ? "hmean" : "mean");
+		for (k = 0; k < 9; k++)
+			fprintf(f, ",%s", v[k]);
+		fprintf(f, ",%d,%s,%s\n", r->sig, dir_name[r->dir], verdict_name[r->verdict + 1]);
+	}
+}
+
+static void json(FILE *f, const struct bm_cmp *c)
+{
+	struct bm_json j;
+	size_t i;
+
+	bm_json_init(&j, f, 1);
+	bm_json_obj_begin(&j);
+	bm_json_kstr(&j, "baseline", c->nkernels ? c->kernels[0] : "");
+	bm_json_knum(&j, "alpha", c->alpha);
+	bm_json_key(&j, "missing");
+	bm_json_arr_begin(&j);
+	for (i = 0; i < c->nboots; i++) {
+		const struct bm_cmp_boot *b = &c->boots[i];
+
+		if (b->r.status == BM_ST_COMPLETED)
+			continue;
+		bm_json_obj_begin(&j);
+		bm_json_kstr(&j, "kernel", b->kernel);
+		bm_json_kint(&j, "boot", b->nth);
+		bm_json_kint(&j, "of", c->kboots[b->kidx]);
+		bm_json_kstr(&j, "label", b->label);
+		bm_json_kstr(&j, "status", bm_status_name(b->r.status));
+		bm_json_kstr(&j, "why", b->r.status_why);
+		bm_json_key(&j, "results_used");
+		bm_json_bool(&j, !bm_cmp_boot_missing(b));
+		bm_json_obj_end(&j);
+	}
+	bm_json_arr_end(&j);
+	bm_json_key(&j, "rows");
+	bm_json_arr_begin(&j);
+	for (i = 0; i < c->nrows; i++) {
+		const struct bm_cmp_row *r = &c->rows[i];
+
+		bm_json_obj_begin(&j);
+		bm_json_kstr(&j, "workload", r->wl);
+		bm_json_kstr(&j, "variant", r->test);
+		bm_json_kstr(&j, "fs", r->fs);
+		bm_json_kstr(&j, "metric", r->metric);
+		bm_json_kstr(&j, "unit", r->unit);
+		bm_json_kstr(&j, "kernel", c->kernels[r->kidx]);
+		bm_json_kint(&j, "n", (long long)r->s.n);
+		bm_json_kstr(&j, "center", r->hmean ? "hmean" : "mean");
+		bm_json_knum(&j, "mean", r->s.mean);
+		bm_json_knum(&j, "hmean", r->s.hmean);
+		bm_json_knum(&j, "stddev", r->s.stddev);
+		bm_json_knum(&j, "cov_pct", r->s.cov * 100);
+		bm_json_knum(&j, "min", r->s.min);
+		bm_json_knum(&j, "max", r->s.max);
+		bm_json_knum(&j, "change_pct", r->change);
+		bm_json_knum(&j, "p_welch", r->p_welch);
+		bm_json_knum(&j, "p_mwu", r->p_mwu);
+		bm_json_key(&j, "significant");
+		bm_json_bool(&j, r->sig);
+		bm_json_kstr(&j, "better", dir_name[r->dir]);
+		bm_json_kstr(&j, "verdict", verdict_name[r->verdict + 1]);
+		bm_json_obj_end(&j);
+	}
+	bm_json_arr_end(&j);
+	bm_json_obj_end(&j);
+	fputc('\n', f);
+}
+
+void bm_cmp_print(FILE *f, const struct bm_cmp *c, const struct bm_compare_opts *o)
+{
+	switch (o->fmt) {
+	case BM_CMP_CSV:
+		print_missing(stderr, c, "bootmark: ");
+		csv(f, c);
+		break;
+	case BM_CMP_JSON:
+		json(f, c);
+		break;
+	default:
+		human(f, c, o);
+	}
+}

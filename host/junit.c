@@ -1,0 +1,376 @@
+// SPDX-License-Identifier: MIT
+/*
+ * JUnit XML and TAP 13 from the results of a run.  Both formats come from
+ * one list of cases per boot, so a CI system and a human reading TAP see
+ * the same verdicts.  A case's time is the sum of m_real over its
+ * repetitions: the measured part, not mkfs and mount.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "junit.h"
+#include "profile.h"
+#include "util.h"
+
+#define TAP_CONSOLE_LINES 10
+
+struct jcase {
+	const char *fs, *test;      /* point into the results */
+	double time;
+	unsigned nres, npartial, nerr;
+};
+
+struct jboot {
+	struct jcase *c;
+	size_t n;
+	unsigned loose;             /* E records that name no test */
+	int boot_failed;
+	unsigned failures;          /* cases failed, the boot case included */
+	double time;
+};
+
+static int utf8_len(const unsigned char *s, size_t len)
+{
+	int n = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
+	int i;
+
+	if (s[0] >= 0xf8 || !n || (size_t)n > len)
+		return 0;
+	for (i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	return n;
+}
+
+void bm_xml_escape(FILE *f, const char *s, size_t len)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0;
+
+	while (i < len) {
+		unsigned char c = u[i];
+		int n;
+
+		switch (c) {
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '&': fputs("&amp;", f); break;
+		case '"': fputs("&quot;", f); break;
+		case '\'': fputs("&apos;", f); break;
+		case '\r': break;
+		case '\t': case '\n': fputc(c, f); break;
+		default:
+			if (c < 0x20 || c == 0x7f) {
+				fputc('?', f);
+			} else if (c >= 0x80) {
+				/* XML must be valid UTF-8; console bytes need not be */
+				n = utf8_len(u + i, len - i);
+				if (!n) {
+					fputc('?', f);
+					break;
+				}
+				fwrite(u + i, 1, (size_t)n, f);
+				i += (size_t)n;
+				continue;
+			} else {
+				fputc(c, f);
+			}
+		}
+		i++;
+	}
+}
+
+static void esc(FILE *f, const char *s)
+{
+	bm_xml_escape(f, s, strlen(s));
+}
+
+const char *bm_tail_lines(const char *text, size_t len, int n)
+{
+	size_t i = len;
+
+	if (i && text[i - 1] == '\n')
+		i--;  /* the last line's own newline */
+	while (i > 0) {
+		if (text[i - 1] == '\n' && --n == 0)
+			break;
+		i--;
+	}
+	return text + i;
+}
+
+char *bm_console_tail(const char *dir)
+{
+	char path[PATH_MAX], *text = NULL, *tail;
+	const char *t;
+	size_t len = 0;
+
+	if (bm_path(path, sizeof(path), "%s/console.log", dir) ||
+	    bm_read_file(path, &text, &len, (size_t)1 << 30))
+		return NULL;
+	t = bm_tail_lines(text, len, BM_CONSOLE_TAIL);
+	tail = strdup(t);
+	free(text);
+	return tail;
+}
+
+static struct jcase *find_case(struct jboot *jb, const char *fs, const char *test)
+{
+	size_t i;
+
+	for (i = 0; i < jb->n; i++)
+		if (!strcmp(jb->c[i].fs, fs) && !strcmp(jb->c[i].test, test))
+			return &jb->c[i];
+	jb->c[jb->n] = (struct jcase){ .fs = fs, .test = test };
+	return &jb->c[jb->n++];
+}
+
+static int build(struct jboot *jb, const struct bm_results *r)
+{
+	size_t i;
+
+	memset(jb, 0, sizeof(*jb));
+	jb->c = calloc(r->nres + r->nerr + 1, sizeof(*jb->c));
+	if (!jb->c)
+		return -ENOMEM;
+	for (i = 0; i < r->nres; i++) {
+		struct jcase *c = find_case(jb, r->res[i].fs, r->res[i].test);
+		double t = bm_rres_value(&r->res[i], "real", 0);
+
+		c->time += t;
+		jb->time += t;
+		c->nres++;
+		c->npartial += r->res[i].partial != 0;
+	}
+	for (i = 0; i < r->nerr; i++) {
+		if (r->err[i].test[0])
+			find_case(jb, r->err[i].fs, r->err[i].test)->nerr++;
+		else
+			jb->loose++;
+	}
+	for (i = 0; i < jb->n; i++)
+		jb->failures += jb->c[i].nerr > 0;
+	/* a run error with no E record to show still fails somewhere */
+	jb->boot_failed = (r->status != BM_ST_COMPLETED && r->status != BM_ST_RUN_ERROR) ||
+			  jb->loose || (r->status == BM_ST_RUN_ERROR && !r->nerr);
+	jb->failures += jb->boot_failed;
+	return 0;
+}
+
+static void write_errors(FILE *f, const struct bm_results *r, const char *fs, const char *test)
+{
+	size_t i;
+
+	for (i = 0; i < r->nerr; i++) {
+		const struct bm_herr *e = &r->err[i];
+
+		if (test ? strcmp(e->test, test) || strcmp(e->fs, fs) : e->test[0] != '\0')
+			continue;
+		fputs("      <failure type=\"", f);
+		esc(f, e->cls);
+		fputs("\" message=\"", f);
+		esc(f, e->msg);
+		fputs("\">", f);
+		esc(f, e->cls);
+		fprintf(f, ": ");
+		esc(f, e->msg);
+		if (e->rep)
+			fprintf(f, " (rep %d)", e->rep);
+		fputs("</failure>\n", f);
+	}
+}
+
+static void write_boot_case(FILE *f, const struct bm_ci_boot *b, const struct jboot *jb)
+{
+	const struct bm_results *r = b->r;
+
+	fputs("    <testcase classname=\"bootmark.", f);
+	esc(f, b->kernel);
+	fputs("\" name=\"boot\" time=\"0\"", f);
+	if (!jb->boot_failed) {
+		fputs("/>\n", f);
+		return;
+	}
+	fputs(">\n", f);
+	if (r->status != BM_ST_COMPLETED && (r->status != BM_ST_RUN_ERROR || !r->nerr)) {
+		fputs("      <failure type=\"", f);
+		esc(f, bm_status_name(r->status));
+		fputs("\" message=\"", f);
+		esc(f, r->status_why);
+		fputs("\">", f);
+		esc(f, bm_status_name(r->status));
+		fputs(": ", f);
+		esc(f, r->status_why);
+		fputs("</failure>\n", f);
+	}
+	write_errors(f, r, NULL, NULL);
+	if (b->console) {
+		fputs("      <system-out>", f);
+		esc(f, b->console);
+		fputs("</system-out>\n", f);
+	}
+	fputs("    </testcase>\n", f);
+}
+
+static void write_case(FILE *f, const struct bm_ci_boot *b, const struct jcase *c)
+{
+	fputs("    <testcase classname=\"bootmark.", f);
+	esc(f, b->kernel);
+	fputc('.', f);
+	esc(f, c->fs);
+	fputs("\" name=\"", f);
+	esc(f, c->test);
+	fprintf(f, "\" time=\"%.3f\"", c->time);
+	if (!c->nerr && !c->npartial) {
+		fputs("/>\n", f);
+		return;
+	}
+	fputs(">\n", f);
+	write_errors(f, b->r, c->fs, c->test);
+	if (c->npartial)
+		fprintf(f, "      <system-out>partial: %u of %u result(s) stopped early; "
+			   "their values are flagged, not dropped</system-out>\n",
+			c->npartial, c->nres);
+	fputs("    </testcase>\n", f);
+}
+
+static void free_boots(struct jboot *jb, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(jb[i].c);
+	free(jb);
+}
+
+static struct jboot *build_all(const struct bm_ci_boot *b, size_t n)
+{
+	struct jboot *jb = calloc(n + 1, sizeof(*jb));
+	size_t i;
+
+	for (i = 0; jb && i < n; i++) {
+		if (build(&jb[i], b[i].r)) {
+			free_boots(jb, i);
+			return NULL;
+		}
+	}
+	return jb;
+}
+
+int bm_junit_write(FILE *f, const struct bm_ci_boot *b, size_t n)
+{
+	struct jboot *jb = build_all(b, n);
+	unsigned tests = 0, failures = 0;
+	double time = 0;
+	size_t i, j;
+
+	if (!jb)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		tests += (unsigned)jb[i].n + 1;
+		failures += jb[i].failures;
+		time += jb[i].time;
+	}
+	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
+	fprintf(f, "<testsuites name=\"bootmark\" tests=\"%u\" failures=\"%u\" errors=\"0\" "
+		   "time=\"%.3f\">\n", tests, failures, time);
+	for (i = 0; i < n; i++) {
+		fputs("  <testsuite name=\"", f);
+		esc(f, b[i].kernel);
+		fprintf(f, "\" tests=\"%zu\" failures=\"%u\" errors=\"0\" skipped=\"0\" time=\"%.3f\">\n",
+			jb[i].n + 1, jb[i].failures, jb[i].time);
+		fputs("    <properties>\n      <property name=\"status\" value=\"", f);
+		esc(f, bm_status_name(b[i].r->status));
+		fputs("\"/>\n      <property name=\"run\" value=\"", f);
+		esc(f, b[i].r->run);
+		fputs("\"/>\n    </properties>\n", f);
+		write_boot_case(f, &b[i], &jb[i]);
+		for (j = 0; j < jb[i].n; j++)
+			write_case(f, &b[i], &jb[i].c[j]);
+		fputs("  </testsuite>\n", f);
+	}
+	fputs("</testsuites>\n", f);
+	free_boots(jb, n);
+	return ferror(f) ? -EIO : 0;
+}
+
+/* "# " before every line of s; a message never breaks the TAP stream. */
+static void tap_diag_text(FILE *f, const char *prefix, const char *s, size_t len)
+{
+	const char *end = s + len;
+
+	while (s < end) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+		const char *stop = nl ? nl : end;
+		size_t n = (size_t)(stop - s);
+
+		if (n && s[n - 1] == '\r')
+			n--;
+		fprintf(f, "# %s%.*s\n", prefix, (int)n, s);
+		s = stop + 1;
+	}
+}
+
+static void tap_errors(FILE *f, const struct bm_results *r, const char *fs, const char *test)
+{
+	size_t i;
+
+	for (i = 0; i < r->nerr; i++) {
+		const struct bm_herr *e = &r->err[i];
+		char pre[48];
+
+		if (test ? strcmp(e->test, test) || strcmp(e->fs, fs) : e->test[0] != '\0')
+			continue;
+		snprintf(pre, sizeof(pre), "%s: ", e->cls);
+		tap_diag_text(f, pre, e->msg, strlen(e->msg));
+	}
+}
+
+static void tap_boot(FILE *f, const struct bm_ci_boot *b, const struct jboot *jb, unsigned *k)
+{
+	const struct bm_results *r = b->r;
+	const char *t;
+
+	fprintf(f, "%s %u - %s boot: %s\n", jb->boot_failed ? "not ok" : "ok", ++*k, b->kernel,
+		bm_status_name(r->status));
+	if (!jb->boot_failed)
+		return;
+	if (r->status_why[0])
+		tap_diag_text(f, "", r->status_why, strlen(r->status_why));
+	tap_errors(f, r, NULL, NULL);
+	if (b->console && b->console[0]) {
+		t = bm_tail_lines(b->console, strlen(b->console), TAP_CONSOLE_LINES);
+		fprintf(f, "# console (last lines):\n");
+		tap_diag_text(f, "  ", t, strlen(t));
+	}
+}
+
+int bm_tap_write(FILE *f, const struct bm_ci_boot *b, size_t n)
+{
+	struct jboot *jb = build_all(b, n);
+	unsigned total = 0, k = 0;
+	size_t i, j;
+
+	if (!jb)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		total += (unsigned)jb[i].n + 1;
+	fprintf(f, "TAP version 13\n1..%u\n", total);
+	for (i = 0; i < n; i++) {
+		tap_boot(f, &b[i], &jb[i], &k);
+		for (j = 0; j < jb[i].n; j++) {
+			const struct jcase *c = &jb[i].c[j];
+
+			fprintf(f, "%s %u - %s %s %s (%.3f s)\n", c->nerr ? "not ok" : "ok", ++k,
+				b[i].kernel, c->fs, c->test, c->time);
+			tap_errors(f, b[i].r, c->fs, c->test);
+			if (c->npartial)
+				fprintf(f, "# partial: %u of %u result(s) stopped early\n",
+					c->npartial, c->nres);
+		}
+	}
+	free_boots(jb, n);
+	return ferror(f) ? -EIO : 0;
+}

@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * host/cmpstats.c against values computed independently (exact closed
+ * forms, published examples, and a numeric integration of the t density
+ * done outside this tree).
+ */
+#include <math.h>
+#include <stdio.h>
+
+#include "cmpstats.h"
+#include "tap.h"
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+static void near(double got, double want, double tol, const char *name)
+{
+	tap_ok(fabs(got - want) <= tol, "%s: %.9g (want %.9g +- %g)", name, got, want, tol);
+}
+
+static void summaries(void)
+{
+	static const double x[] = { 1, 2, 4 }, one[] = { 7.5 }, same[] = { 3, 3, 3, 3 };
+	static const double neg[] = { -1, 1 };
+	struct bm_summary s;
+
+	bm_summarize(x, N(x), &s);
+	near(s.mean, 7.0 / 3, 1e-12, "mean {1,2,4}");
+	near(s.hmean, 3 / (1 + 0.5 + 0.25), 1e-12, "hmean {1,2,4} = 12/7");
+	near(s.stddev, sqrt(7.0 / 3), 1e-12, "sample stddev {1,2,4} = sqrt(7/3)");
+	near(s.cov, sqrt(7.0 / 3) / (7.0 / 3), 1e-12, "CoV {1,2,4}");
+	tap_ok(s.min == 1 && s.max == 4 && s.n == 3, "min 1 max 4 n 3");
+	bm_summarize(one, 1, &s);
+	tap_ok(s.mean == 7.5 && s.hmean == 7.5 && isnan(s.stddev) && isnan(s.cov),
+	       "n=1: mean and hmean are the value, stddev and CoV undefined");
+	bm_summarize(same, N(same), &s);
+	tap_ok(s.stddev == 0 && s.cov == 0 && s.mean == 3, "identical values: stddev 0, CoV 0");
+	bm_summarize(neg, N(neg), &s);
+	tap_ok(isnan(s.hmean) && isnan(s.cov) && s.mean == 0,
+	       "hmean undefined with a value <= 0, CoV undefined at mean 0");
+}
+
+static void beta_and_t(void)
+{
+	/* I_x(2,3) = sum_{j=2..4} C(4,j) x^j (1-x)^(4-j) = 0.3483 at x = 0.3 */
+	near(bm_ibeta(0.3, 2, 3), 0.3483, 1e-12, "I_0.3(2,3) closed form");
+	near(bm_ibeta(0.5, 5, 5), 0.5, 1e-12, "I_0.5(5,5) = 1/2 by symmetry");
+	near(bm_ibeta(0.9, 2.5, 1.5), 0.9021193570625, 1e-9, "I_0.9(2.5,1.5) (numeric integral)");
+	/* I_x(a,1) = x^a */
+	near(bm_ibeta(0.7, 3.5, 1), pow(0.7, 3.5), 1e-12, "I_x(a,1) = x^a");
+	tap_ok(bm_ibeta(0, 2, 3) == 0 && bm_ibeta(1, 2, 3) == 1, "I_0 = 0, I_1 = 1");
+	tap_ok(isnan(bm_ibeta(1.5, 2, 3)) && isnan(bm_ibeta(0.5, 0, 3)), "bad arguments give NAN");
+	near(bm_t_cdf(2.0, 10), 0.9633059826, 1e-8, "t CDF t=2 df=10 (one-sided 0.9633)");
+	near(bm_t_cdf(-1.5, 3), 0.1152919326, 1e-8, "t CDF t=-1.5 df=3");
+	near(bm_t_cdf(0, 7), 0.5, 1e-12, "t CDF at 0 is 1/2");
+	/* df = 1 is Cauchy: 1/2 + atan(t)/pi */
+	near(bm_t_cdf(3, 1), 0.5 + atan(3) / M_PI, 1e-10, "t CDF df=1 is Cauchy");
+}
+
+static void welch(void)
+{
+	/* Wikipedia "Welch's t-test", example 1 */
+	static const double a[] = { 27.5, 21.0, 19.0, 23.6, 17.0, 17.9, 16.9, 20.1,
+				    21.9, 22.6, 23.1, 19.6, 19.0, 21.7, 21.4 };
+	static const double b[] = { 27.1, 22.0, 20.8, 23.4, 23.4, 23.5, 25.8, 22.0,
+				    24.8, 20.2, 21.9, 22.1, 22.9, 20.5, 24.4 };
+	static const double c[] = { 5, 5, 5 }, d[] = { 6, 6, 6 }, one[] = { 1 };
+	struct bm_welch w;
+
+	bm_welch_test(a, N(a), b, N(b), &w);
+	near(w.t, -2.455356398, 1e-8, "Welch t = -2.46");
+	near(w.df, 24.98852929, 1e-7, "Welch df = 24.99");
+	near(w.p, 0.02137800146, 1e-8, "Welch two-sided p = 0.021");
+	bm_welch_test(b, N(b), a, N(a), &w);
+	near(w.t, 2.455356398, 1e-8, "swapped samples flip the sign of t");
+	bm_welch_test(c, N(c), d, N(d), &w);
+	tap_ok(isnan(w.t) && isnan(w.p), "no variance on either side: undefined, not 0");
+	bm_welch_test(one, 1, d, N(d), &w);
+	tap_ok(isnan(w.p), "n=1: undefined");
+}
+
+static void mwu(void)
+{
+	/* textbook: U of the second sample is 3 (so U of the first is 20 - 3) */
+	static const double a[] = { 19, 22, 16, 29, 24 }, b[] = { 20, 11, 17, 12 };
+	static const double c[] = { 1, 2, 2, 3, 5, 7 }, d[] = { 2, 4, 6, 8, 9, 10, 11 };
+	static const double e[] = { 4, 4 }, f[] = { 4, 4, 4 };
+	struct bm_mwu m;
+
+	bm_mwu_test(a, N(a), b, N(b), &m);
+	near(m.u, 17, 0, "U(a) = 17");
+	near(m.p, 0.1113468865, 1e-8, "normal approximation p");
+	bm_mwu_test(b, N(b), a, N(a), &m);
+	near(m.u, 3, 0, "U(b) = 3");
+	bm_mwu_test(c, N(c), d, N(d), &m);
+	near(m.u, 7, 0, "U with ties counts a tied pair as 1/2");
+	near(m.p, 0.05247015954, 1e-8, "tie-corrected p");
+	bm_mwu_test(e, N(e), f, N(f), &m);
+	tap_ok(m.u == 3 && isnan(m.p), "all values tied: U = n1 n2 / 2, p undefined");
+}
+
+int main(void)
+{
+	tap_plan(0);
+	summaries();
+	beta_and_t();
+	welch();
+	mwu();
+	return tap_done();
+}
