@@ -4,7 +4,7 @@
 #                   build/bm-mkinitramfs and the base image build/base.cpio.{xz,zst}
 #   make run        install what is missing, fetch the default kernel, boot it in
 #                   QEMU, run the smoke suite on ext4 and xfs, print the table
-#   make check      unit tests (gcc, clang, ASan+UBSan) and the QEMU end-to-end test
+#   make check      unit tests (gcc, clang, ASan+UBSan), the HTML report in Chromium and the QEMU end-to-end test
 #   make bench      image sizes, boot-to-hello time against a trivial init, suite time
 #
 # V=1 shows the commands.  CC and CLANG may be overridden.
@@ -145,7 +145,11 @@ check-host: all
 check-e2e: all $(O)/gcc/tests/e2e_check
 	$(Q)sh tests/e2e.sh
 
-check: check-unit check-image check-host check-e2e
+# the HTML report in headless Chromium; 77 (no chromium) is a skip, not a failure
+check-report: all
+	$(Q)BM=$(O)/bootmark sh tests/report_html.sh || [ $$? -eq 77 ]
+
+check: check-unit check-image check-host check-report check-e2e
 
 # make run works on a fresh Debian 12: it installs what is missing before building.
 run:
@@ -162,6 +166,6 @@ deps:
 clean:
 	rm -rf $(O)
 
-.PHONY: all check check-unit check-image check-host check-e2e run bench deps clean
+.PHONY: all check check-unit check-image check-host check-report check-e2e run bench deps clean
 .SECONDARY:
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

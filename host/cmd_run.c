@@ -17,6 +17,7 @@
 #include "junit.h"
 #include "profile.h"
 #include "progress.h"
+#include "repeat.h"
 #include "table.h"
 #include "util.h"
 
@@ -32,7 +33,8 @@ struct run_opts {
 	char disk_cache[16];
 	char machine[8];
 	char junit[PATH_MAX];
-	long long mem, smp, silence, timeout, repeat;
+	char repeat_s[16], cov[16];
+	long long mem, smp, silence, timeout, repeat, repeat_min, repeat_max;
 	int keep_disk, tap;
 };
 
@@ -57,7 +59,10 @@ static const struct bm_opt run_tab[] = {
 	INT("smp", smp, "2", 1, 256, "guest CPUs"),
 	INT("silence-timeout", silence, "120", 5, 86400, "stop a boot after this many s without progress"),
 	INT("timeout", timeout, "1800", 10, 604800, "hard limit per boot, s"),
-	INT("repeat", repeat, "1", 1, 1000, "boots per kernel, interleaved across kernels"),
+	STR("repeat", repeat_s, "1", "boots per kernel (1-1000, interleaved across kernels) or auto"),
+	INT("repeat-min", repeat_min, "3", 1, 1000, "--repeat auto: completed boots per kernel at least"),
+	INT("repeat-max", repeat_max, "10", 1, 1000, "--repeat auto: boots per kernel at most"),
+	STR("cov", cov, "3.0", "--repeat auto: stable when every headline CoV is below this, %"),
 	STR("configs", configs, NULL, "configs directory (default: <bootmark dir>/../configs)"),
 	STR("image", image, NULL, "base image (default: <bootmark dir>/base.cpio.xz)"),
 	{ .name = "disk-cache", .type = BM_OPT_STR, .off = offsetof(struct run_opts, disk_cache),
@@ -90,6 +95,9 @@ struct plan {
 	struct bm_kspec spec[MAX_KERNELS];
 	char label[MAX_KERNELS][BM_REL_MAX + 8];
 	int nk;
+	int autorep;                  /* --repeat auto; o.repeat is then --repeat-max */
+	double cov;
+	int *round;                   /* round of each boot in boots[] */
 	char exe[PATH_MAX], image[PATH_MAX], configs[PATH_MAX], modules[1024];
 	struct bm_suite suite;
 	struct bm_plan tests;         /* what one boot runs: the progress estimate */
@@ -265,6 +273,36 @@ static int check_out(struct plan *p)
 	return 0;
 }
 
+/* --repeat N or auto with its --repeat-min, --repeat-max and --cov. */
+static int check_repeat(struct plan *p)
+{
+	char *end;
+
+	if (!strcmp(p->o.repeat_s, "auto")) {
+		p->autorep = 1;
+		errno = 0;
+		p->cov = strtod(p->o.cov, &end);
+		if (errno || end == p->o.cov || *end || !(p->cov > 0 && p->cov <= 1000)) {
+			bm_msg("bad --cov '%s': want a percentage above 0", p->o.cov);
+			return -EINVAL;
+		}
+		if (p->o.repeat_min > p->o.repeat_max) {
+			bm_msg("--repeat-min %lld is above --repeat-max %lld",
+			       p->o.repeat_min, p->o.repeat_max);
+			return -EINVAL;
+		}
+		p->o.repeat = p->o.repeat_max;
+		return 0;
+	}
+	errno = 0;
+	p->o.repeat = strtoll(p->o.repeat_s, &end, 10);
+	if (errno || end == p->o.repeat_s || *end || p->o.repeat < 1 || p->o.repeat > 1000) {
+		bm_msg("bad --repeat '%s': want 1-1000 or auto", p->o.repeat_s);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int plan_run(struct plan *p, int argc, char **argv)
 {
 	int rc;
@@ -278,6 +316,8 @@ static int plan_run(struct plan *p, int argc, char **argv)
 	}
 	if (need("suite", p->o.suite) || need("fs", p->o.fs) || need("out", p->o.out))
 		return -EINVAL;
+	if (check_repeat(p))
+		return -EINVAL;
 	rc = set_paths(p);
 	if (rc)
 		return rc;
@@ -286,7 +326,29 @@ static int plan_run(struct plan *p, int argc, char **argv)
 	return check_tools(p);
 }
 
-static int boot_all(struct plan *p, struct bm_boot *boots, int *infra)
+static void boot_one(struct plan *p, const struct bm_run_cfg *c, struct bm_boot *b,
+		     int i, int r, int n, int *infra)
+{
+	if (p->o.repeat > 1)
+		snprintf(b->label, sizeof(b->label), "%s.b%d", p->label[i], r);
+	else
+		snprintf(b->label, sizeof(b->label), "%s", p->label[i]);
+	bm_path(b->dir, sizeof(b->dir), "%s/%s", p->o.out, b->label);
+	b->spec = p->spec[i].text;
+	/* with --repeat auto the total is the cap: an upper bound */
+	bm_progress_init(&p->prog, &p->tests, b->label, n + 1, (int)(p->nk * p->o.repeat), stdout);
+	if (bm_boot_one(c, &p->spec[i], b))
+		(*infra)++;
+	bm_msg("%s: %s%s%s", b->label, bm_status_name(b->res.status),
+	       b->res.status_why[0] ? ": " : "", b->res.status_why);
+}
+
+/*
+ * Rounds of one boot per kernel.  A fixed --repeat boots every kernel in
+ * every round; auto boots, after each round, only the kernels rep says
+ * are not yet stable (host/autorep.c).
+ */
+static int boot_all(struct plan *p, struct bm_boot *boots, struct bm_rep *rep, int *infra)
 {
 	struct bm_run_cfg c = {
 		.out = p->o.out, .suite = p->o.suite, .fs = p->o.fs, .tools = p->exe,
@@ -296,25 +358,24 @@ static int boot_all(struct plan *p, struct bm_boot *boots, int *infra)
 		.silence = (int)p->o.silence, .timeout = (int)p->o.timeout,
 		.keep_disk = p->o.keep_disk, .progress = &p->prog,
 	};
-	int r, i, n = 0;
+	int need[MAX_KERNELS], booted[MAX_KERNELS];
+	int r, i, n = 0, more = 1;
 
-	for (r = 1; r <= p->o.repeat; r++) {
-		for (i = 0; i < p->nk; i++, n++) {
-			struct bm_boot *b = &boots[n];
-
-			if (p->o.repeat > 1)
-				snprintf(b->label, sizeof(b->label), "%s.b%d", p->label[i], r);
-			else
-				snprintf(b->label, sizeof(b->label), "%s", p->label[i]);
-			bm_path(b->dir, sizeof(b->dir), "%s/%s", p->o.out, b->label);
-			b->spec = p->spec[i].text;
-			bm_progress_init(&p->prog, &p->tests, b->label, n + 1,
-					 (int)(p->nk * p->o.repeat), stdout);
-			if (bm_boot_one(&c, &p->spec[i], b))
+	for (i = 0; i < p->nk; i++)
+		need[i] = 1;
+	for (r = 1; r <= p->o.repeat && more; r++) {
+		for (i = 0; i < p->nk; i++) {
+			booted[i] = need[i];
+			if (!need[i])
+				continue;
+			p->round[n] = r;
+			boot_one(p, &c, &boots[n], i, r, n, infra);
+			if (rep && bm_rep_add_boot(rep, i, &boots[n].res))
 				(*infra)++;
-			bm_msg("%s: %s%s%s", b->label, bm_status_name(b->res.status),
-			       b->res.status_why[0] ? ": " : "", b->res.status_why);
+			n++;
 		}
+		if (rep)
+			more = bm_rep_round(rep, r, booted, need, stdout);
 	}
 	return n;
 }
@@ -335,7 +396,7 @@ static void print_table(struct plan *p, struct bm_boot *boots, int n)
 		bm_kernel_short(boots[i].k.release[0] ? boots[i].k.release : boots[i].label,
 				shortrel, sizeof(shortrel));
 		if (p->o.repeat > 1)
-			snprintf(names[i], sizeof(names[i]), "%s b%d", shortrel, i / p->nk + 1);
+			snprintf(names[i], sizeof(names[i]), "%s b%d", shortrel, p->round[i]);
 		else
 			snprintf(names[i], sizeof(names[i]), "%s", shortrel);
 		tb[i].kernel = names[i];
@@ -382,10 +443,38 @@ static int write_ci(struct plan *p, struct bm_boot *boots, int n)
 	return rc;
 }
 
+static int start_rep(struct plan *p, struct bm_rep *rep)
+{
+	const char *labels[MAX_KERNELS];
+	struct bm_ar_limits lim = {
+		.min = (int)p->o.repeat_min, .max = (int)p->o.repeat_max, .cov_pct = p->cov,
+	};
+	int i;
+
+	for (i = 0; i < p->nk; i++)
+		labels[i] = p->label[i];
+	return bm_rep_init(rep, labels, p->nk, &lim);
+}
+
+/* OUT/repeat.json; a write failure is a system error. */
+static int finish_rep(struct plan *p, struct bm_rep *rep)
+{
+	char path[PATH_MAX];
+	int rc;
+
+	bm_path(path, sizeof(path), "%s/repeat.json", p->o.out);
+	rc = bm_rep_write_json(rep, path);
+	if (rc)
+		bm_msg("cannot write %s: %s", path, strerror(-rc));
+	bm_rep_free(rep);
+	return rc;
+}
+
 int bm_cmd_run(int argc, char **argv)
 {
 	struct plan *p = calloc(1, sizeof(*p));
 	struct bm_boot *boots = NULL;
+	struct bm_rep rep;
 	int rc, n, i, infra = 0, failed = 0;
 
 	if (!p)
@@ -407,11 +496,14 @@ int bm_cmd_run(int argc, char **argv)
 		goto out_free_plan;
 	}
 	boots = calloc((size_t)(p->nk * p->o.repeat), sizeof(*boots));
-	if (!boots) {
+	p->round = calloc((size_t)(p->nk * p->o.repeat), sizeof(*p->round));
+	if (!boots || !p->round || (p->autorep && start_rep(p, &rep))) {
 		rc = BM_EXIT_SYSTEM;
-		goto out_free_plan;
+		goto out_free_boots;
 	}
-	n = boot_all(p, boots, &infra);
+	n = boot_all(p, boots, p->autorep ? &rep : NULL, &infra);
+	if (p->autorep && finish_rep(p, &rep))
+		infra++;
 	print_table(p, boots, n);
 	if (write_ci(p, boots, n))
 		infra++;
@@ -422,7 +514,9 @@ int bm_cmd_run(int argc, char **argv)
 	}
 	printf("\n%d of %d boot(s) completed; results in %s\n", n - failed, n, p->o.out);
 	rc = infra ? BM_EXIT_SYSTEM : failed ? BM_EXIT_NOTDONE : BM_EXIT_OK;
+out_free_boots:
 	free(boots);
+	free(p->round);
 out_free_plan:
 	free(p);
 	return rc;

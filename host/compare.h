@@ -69,6 +69,8 @@ void bm_cmp_free(struct bm_cmp *c);
 int bm_cmp_boot_missing(const struct bm_cmp_boot *b);
 
 void bm_cmp_print(FILE *f, const struct bm_cmp *c, const struct bm_compare_opts *o);
+/* A value as the compare tables show it ("-" for NAN); returns buf. */
+const char *bm_cmp_num(char *buf, size_t len, double v);
 
 /* The whole command on dirs; 0, -EINVAL (bad input, reported), -errno. */
 int bm_compare(FILE *f, char *const *dirs, int nd, const struct bm_compare_opts *o);

@@ -312,3 +312,8 @@ void bm_cmp_print(FILE *f, const struct bm_cmp *c, const struct bm_compare_opts 
 		human(f, c, o);
 	}
 }
+
+const char *bm_cmp_num(char *buf, size_t len, double v)
+{
+	return num(buf, len, v);
+}

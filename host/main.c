@@ -16,6 +16,7 @@ static const struct {
 	{ "parse", bm_cmd_parse, "status and table from a serial log captured anywhere" },
 	{ "export", bm_cmd_export, "tidy JSON or CSV rows from run directories" },
 	{ "compare", bm_cmd_compare, "kernels side by side: statistics and significance marks" },
+	{ "report", bm_cmd_report, "compare's tables and plots as one HTML file (-o FILE)" },
 	{ "bench-boot", bm_cmd_bench, "time to HELLO against a trivial init (make bench)" },
 };
 

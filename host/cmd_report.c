@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: MIT
+/* bootmark report DIR... -o FILE: compare's tables and plots as one HTML page. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "html_report.h"
+#include "util.h"
+
+struct report_opts {
+	char out[1024];
+	char alpha[32];
+};
+
+static const struct bm_opt report_tab[] = {
+	{ .name = "out", .type = BM_OPT_STR, .off = offsetof(struct report_opts, out),
+	  .len = 1024, .def = "report.html", .help = "the HTML file to write (also -o FILE)" },
+	{ .name = "alpha", .type = BM_OPT_STR, .off = offsetof(struct report_opts, alpha),
+	  .len = 32, .def = "0.01",
+	  .help = "significance level of Welch's t-test, 0 < alpha < 1" },
+	BM_OPT_END,
+};
+
+static void report_usage(FILE *f)
+{
+	fprintf(f, "usage: bootmark report [-o report.html] [--alpha 0.01] DIR...\n\n"
+		   "Writes one self-contained HTML page (inline CSS and SVG, no scripts): the\n"
+		   "tables of bootmark compare and plots of tiobench, dbench, AIM7, bonnie,\n"
+		   "lmdd and dd, one series per kernel, center +- stddev of the repeats.\n"
+		   "Exit: 0 ok, 100 bad input, 111 system error.\n\n"
+		   "options:\n");
+	bm_cli_help(f, report_tab);
+}
+
+/* Written next to the target and renamed: no half page on failure. */
+static int write_report(const char *out, const struct bm_cmp *c)
+{
+	char tmp[1100];
+	FILE *f;
+	int rc = 0;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp", out) >= (int)sizeof(tmp)) {
+		bm_msg("output path too long: %s", out);
+		return -EINVAL;
+	}
+	f = fopen(tmp, "w");
+	if (!f) {
+		rc = -errno;
+		bm_msg("cannot create %s: %s", tmp, strerror(errno));
+		return rc;
+	}
+	bm_html_report(f, c);
+	if (ferror(f) | fclose(f)) {
+		rc = errno ? -errno : -EIO;
+		bm_msg("cannot write %s: %s", tmp, strerror(-rc));
+		goto out_unlink;
+	}
+	if (rename(tmp, out)) {
+		rc = -errno;
+		bm_msg("cannot rename %s to %s: %s", tmp, out, strerror(errno));
+		goto out_unlink;
+	}
+	return 0;
+out_unlink:
+	unlink(tmp);
+	return rc;
+}
+
+static int report(char **dirs, int nd, const struct report_opts *o)
+{
+	struct bm_cmp c;
+	double alpha;
+	char *end;
+	int i, rc = 0;
+
+	errno = 0;
+	alpha = strtod(o->alpha, &end);
+	if (errno || end == o->alpha || *end || !(alpha > 0 && alpha < 1)) {
+		bm_msg("bad --alpha '%s': want a number between 0 and 1, e.g. 0.01", o->alpha);
+		return -EINVAL;
+	}
+	memset(&c, 0, sizeof(c));
+	for (i = 0; i < nd && !rc; i++)
+		rc = bm_cmp_add_dir(&c, dirs[i]);
+	if (!rc)
+		rc = bm_cmp_build(&c, alpha);
+	if (!rc)
+		rc = write_report(o->out, &c);
+	bm_cmp_free(&c);
+	return rc;
+}
+
+int bm_cmd_report(int argc, char **argv)
+{
+	struct report_opts o;
+	const char *name, *val;
+	char **dirs;
+	int i, nd = 0, rc;
+
+	if (bm_opts_defaults(report_tab, &o))
+		return BM_EXIT_SYSTEM;
+	dirs = calloc((size_t)argc, sizeof(*dirs));
+	if (!dirs)
+		return BM_EXIT_SYSTEM;
+	rc = BM_EXIT_USAGE;
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-o")) {
+			if (++i == argc) {
+				bm_msg("option -o needs a value");
+				goto out_free_dirs;
+			}
+			snprintf(o.out, sizeof(o.out), "%s", argv[i]);
+			continue;
+		}
+		rc = bm_cli_step(report_tab, &o, NULL, argc, argv, &i, &name, &val);
+		if (rc == 1) {
+			report_usage(stdout);
+			rc = BM_EXIT_OK;
+			goto out_free_dirs;
+		}
+		if (rc) {
+			rc = BM_EXIT_USAGE;
+			goto out_free_dirs;
+		}
+		if (!name)
+			dirs[nd++] = (char *)val;
+	}
+	rc = BM_EXIT_USAGE;
+	if (!nd) {
+		bm_msg("missing DIR (see bootmark report --help)");
+		goto out_free_dirs;
+	}
+	rc = report(dirs, nd, &o);
+	rc = rc == -EINVAL ? BM_EXIT_USAGE : rc ? BM_EXIT_SYSTEM : BM_EXIT_OK;
+out_free_dirs:
+	free(dirs);
+	return rc;
+}
