@@ -162,5 +162,6 @@ else
 fi
 rm -rf "$tmp/profile"
 echo "1..$((pass + fail))"
-echo "# pass $pass fail $fail (page and screenshot kept in $tmp)"
+echo "# page and screenshot kept in $tmp"
+echo "report: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
