@@ -2,6 +2,7 @@
 /* Command-line options from the same bm_opt tables as config files. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -81,4 +82,41 @@ int bm_cli_step(const struct bm_opt *tab, void *obj, const char *const *extra,
 void bm_cli_help(FILE *f, const struct bm_opt *tab)
 {
 	bm_opts_help(tab, "--", f);
+}
+
+int bm_cli_dirs(const struct bm_opt *tab, void *obj, const char *const *alias,
+		const char *cmd, void (*usage)(FILE *), int argc, char **argv,
+		char ***dirs, int *nd)
+{
+	const char *name, *val;
+	int i, rc;
+
+	*nd = 0;
+	*dirs = calloc((size_t)argc + 1, sizeof(**dirs));
+	if (!*dirs)
+		return BM_EXIT_SYSTEM;
+	for (i = 1; i < argc; i++) {
+		if (alias && !strcmp(argv[i], alias[0]))
+			argv[i] = (char *)alias[1];
+		rc = bm_cli_step(tab, obj, NULL, argc, argv, &i, &name, &val);
+		if (rc == 1) {
+			usage(stdout);
+			rc = BM_EXIT_OK;
+			goto out_free_dirs;
+		}
+		if (rc) {
+			rc = BM_EXIT_USAGE;
+			goto out_free_dirs;
+		}
+		if (!name)
+			(*dirs)[(*nd)++] = (char *)val;
+	}
+	if (*nd)
+		return -1;
+	bm_msg("missing DIR (see bootmark %s --help)", cmd);
+	rc = BM_EXIT_USAGE;
+out_free_dirs:
+	free(*dirs);
+	*dirs = NULL;
+	return rc;
 }

@@ -25,6 +25,16 @@ int bm_cmd_report(int argc, char **argv);
  */
 int bm_cli_step(const struct bm_opt *tab, void *obj, const char *const *extra,
 		int argc, char **argv, int *i, const char **name, const char **val);
+/*
+ * "bootmark CMD [options] DIR...": runs bm_cli_step over argv and collects
+ * the words that are not options into *dirs (calloc'd; free it).  A word
+ * equal to alias[0] (e.g. "-o") is taken as alias[1] ("--out"); alias may
+ * be NULL.  Returns -1 to go on, or the exit code the command returns:
+ * 0 after --help, 100 for a bad option or no DIR, 111 without memory.
+ */
+int bm_cli_dirs(const struct bm_opt *tab, void *obj, const char *const *alias,
+		const char *cmd, void (*usage)(FILE *), int argc, char **argv,
+		char ***dirs, int *nd);
 /* Prints "options:" and one line per table entry with --name. */
 void bm_cli_help(FILE *f, const struct bm_opt *tab);
 

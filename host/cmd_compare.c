@@ -68,34 +68,15 @@ int bm_cmd_compare(int argc, char **argv)
 {
 	struct compare_opts o;
 	struct bm_compare_opts co;
-	const char *name, *val;
 	char **dirs;
-	int i, nd = 0, rc;
+	int nd = 0, rc;
 
 	if (bm_opts_defaults(compare_tab, &o))
 		return BM_EXIT_SYSTEM;
-	dirs = calloc((size_t)argc, sizeof(*dirs));
-	if (!dirs)
-		return BM_EXIT_SYSTEM;
-	for (i = 1; i < argc; i++) {
-		rc = bm_cli_step(compare_tab, &o, NULL, argc, argv, &i, &name, &val);
-		if (rc == 1) {
-			compare_usage(stdout);
-			rc = BM_EXIT_OK;
-			goto out_free_dirs;
-		}
-		if (rc) {
-			rc = BM_EXIT_USAGE;
-			goto out_free_dirs;
-		}
-		if (!name)
-			dirs[nd++] = (char *)val;
-	}
+	rc = bm_cli_dirs(compare_tab, &o, NULL, "compare", compare_usage, argc, argv, &dirs, &nd);
+	if (rc >= 0)
+		return rc;
 	rc = BM_EXIT_USAGE;
-	if (!nd) {
-		bm_msg("missing DIR (see bootmark compare --help)");
-		goto out_free_dirs;
-	}
 	if (parse_opts(&o, &co))
 		goto out_free_dirs;
 	rc = bm_compare(stdout, dirs, nd, &co);

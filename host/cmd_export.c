@@ -93,35 +93,16 @@ int bm_cmd_export(int argc, char **argv)
 {
 	struct export_opts o;
 	struct bm_export e;
-	const char *name, *val;
 	char **dirs;
 	int i, nd = 0, rc = 0;
 	FILE *f = stdout;
 
 	if (bm_opts_defaults(export_tab, &o))
 		return BM_EXIT_SYSTEM;
-	dirs = calloc((size_t)argc, sizeof(*dirs));
-	if (!dirs)
-		return BM_EXIT_SYSTEM;
-	for (i = 1; i < argc; i++) {
-		rc = bm_cli_step(export_tab, &o, NULL, argc, argv, &i, &name, &val);
-		if (rc == 1) {
-			export_usage(stdout);
-			rc = BM_EXIT_OK;
-			goto out_free_dirs;
-		}
-		if (rc) {
-			rc = BM_EXIT_USAGE;
-			goto out_free_dirs;
-		}
-		if (!name)
-			dirs[nd++] = (char *)val;
-	}
+	rc = bm_cli_dirs(export_tab, &o, NULL, "export", export_usage, argc, argv, &dirs, &nd);
+	if (rc >= 0)
+		return rc;
 	rc = BM_EXIT_USAGE;
-	if (!nd) {
-		bm_msg("missing DIR (see bootmark export --help)");
-		goto out_free_dirs;
-	}
 	for (i = 0; i < nd; i++) {
 		if (!bm_is_dir(dirs[i])) {
 			bm_msg("%s is not a directory", dirs[i]);

@@ -95,47 +95,18 @@ static int report(char **dirs, int nd, const struct report_opts *o)
 
 int bm_cmd_report(int argc, char **argv)
 {
+	static const char *const alias[] = { "-o", "--out" };
 	struct report_opts o;
-	const char *name, *val;
 	char **dirs;
-	int i, nd = 0, rc;
+	int nd = 0, rc;
 
 	if (bm_opts_defaults(report_tab, &o))
 		return BM_EXIT_SYSTEM;
-	dirs = calloc((size_t)argc, sizeof(*dirs));
-	if (!dirs)
-		return BM_EXIT_SYSTEM;
-	rc = BM_EXIT_USAGE;
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-o")) {
-			if (++i == argc) {
-				bm_msg("option -o needs a value");
-				goto out_free_dirs;
-			}
-			snprintf(o.out, sizeof(o.out), "%s", argv[i]);
-			continue;
-		}
-		rc = bm_cli_step(report_tab, &o, NULL, argc, argv, &i, &name, &val);
-		if (rc == 1) {
-			report_usage(stdout);
-			rc = BM_EXIT_OK;
-			goto out_free_dirs;
-		}
-		if (rc) {
-			rc = BM_EXIT_USAGE;
-			goto out_free_dirs;
-		}
-		if (!name)
-			dirs[nd++] = (char *)val;
-	}
-	rc = BM_EXIT_USAGE;
-	if (!nd) {
-		bm_msg("missing DIR (see bootmark report --help)");
-		goto out_free_dirs;
-	}
+	rc = bm_cli_dirs(report_tab, &o, alias, "report", report_usage, argc, argv, &dirs, &nd);
+	if (rc >= 0)
+		return rc;
 	rc = report(dirs, nd, &o);
 	rc = rc == -EINVAL ? BM_EXIT_USAGE : rc ? BM_EXIT_SYSTEM : BM_EXIT_OK;
-out_free_dirs:
 	free(dirs);
 	return rc;
 }
