@@ -175,3 +175,19 @@ void bm_report_print(FILE *f, const struct bm_rrow *rows, size_t n)
 	}
 	free(group);
 }
+
+void bm_rres_params_without(const struct bm_rres *h, const char *k, char *buf, size_t len)
+{
+	const char *p = h->params;
+	size_t used = 0, w, kl = strlen(k);
+
+	buf[0] = '\0';
+	while (*p) {
+		p += strspn(p, " ");
+		w = strcspn(p, " ");
+		if (w && !(w > kl && !strncmp(p, k, kl) && p[kl] == '=') && used < len)
+			used += (size_t)snprintf(buf + used, len - used, "%s%.*s",
+						 used ? " " : "", (int)w, p);
+		p += w;
+	}
+}

@@ -43,6 +43,9 @@ int bm_rres_from_record(struct bm_rres *h, const struct bm_record *rec);
 const struct bm_rmetric *bm_rres_metric(const struct bm_rres *h, const char *name);
 /* The metric's value, or dflt when absent. */
 double bm_rres_value(const struct bm_rres *h, const char *name, double dflt);
+/* h->params without the word "k=...": the key of the sweep a result
+ * belongs to (lmdd without bs, aim7 without tasks). */
+void bm_rres_params_without(const struct bm_rres *h, const char *k, char *buf, size_t len);
 /* The value of key k in h->params ("size=32M bs=1M"), copied into buf; NULL if absent. */
 const char *bm_rres_param(const struct bm_rres *h, const char *k, char *buf, size_t len);
 

@@ -24,18 +24,7 @@
 /* The section a result belongs to: its params without tasks=. */
 static void section_key(const struct bm_rres *h, char *buf, size_t len)
 {
-	const char *p = h->params;
-	size_t used = 0, w;
-
-	buf[0] = '\0';
-	while (*p) {
-		p += strspn(p, " ");
-		w = strcspn(p, " ");
-		if (w && strncmp(p, "tasks=", 6) && used < len)
-			used += (size_t)snprintf(buf + used, len - used, "%s%.*s",
-						 used ? " " : "", (int)w, p);
-		p += w;
-	}
+	bm_rres_params_without(h, "tasks", buf, len);
 }
 
 static int placeable(const struct bm_rres *h)

@@ -42,18 +42,7 @@ struct lmdd_sweep {
 /* The sweep a result belongs to: its params without bs. */
 static void sweep_key(const struct bm_rres *h, char *buf, size_t len)
 {
-	const char *p = h->params;
-	size_t used = 0, w;
-
-	buf[0] = '\0';
-	while (*p) {
-		p += strspn(p, " ");
-		w = strcspn(p, " ");
-		if (w && strncmp(p, "bs=", 3) && used < len)
-			used += (size_t)snprintf(buf + used, len - used, "%s%.*s",
-						 used ? " " : "", (int)w, p);
-		p += w;
-	}
+	bm_rres_params_without(h, "bs", buf, len);
 }
 
 /* 0 write, 1 read, -1 not an lmdd test label. */
