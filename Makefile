@@ -149,7 +149,11 @@ check-e2e: all $(O)/gcc/tests/e2e_check
 check-report: all
 	$(Q)BM=$(O)/bootmark sh tests/report_html.sh || [ $$? -eq 77 ]
 
-check: check-unit check-image check-host check-report check-e2e
+# bisect over a list, git bisect run with bisect-step, bisect-step's exit codes (QEMU)
+check-bisect: all
+	$(Q)BM=$(O)/bootmark sh tests/bisect.sh
+
+check: check-unit check-image check-host check-report check-e2e check-bisect
 
 # make run works on a fresh Debian 12: it installs what is missing before building.
 run:
@@ -166,6 +170,6 @@ deps:
 clean:
 	rm -rf $(O)
 
-.PHONY: all check check-unit check-image check-host check-report check-e2e run bench deps clean
+.PHONY: all check check-unit check-image check-host check-report check-e2e check-bisect run bench deps clean
 .SECONDARY:
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

@@ -70,8 +70,9 @@ int bm_boot_prepare(const struct bm_run_cfg *c, struct bm_kspec *spec, struct bm
 	return bm_path(b->append, sizeof(b->append),
 		       "console=ttyS0,115200 panic=-1 loglevel=4 bootmark.run=%s "
 		       "bootmark.suite=%s bootmark.fs=%s bootmark.disk_serial=%s "
-		       "bootmark.results=/dev/ttyS1 bootmark.finish=poweroff",
-		       b->run, c->suite, c->fs, BM_DISK_SERIAL);
+		       "bootmark.results=/dev/ttyS1 bootmark.finish=poweroff%s%s",
+		       b->run, c->suite, c->fs, BM_DISK_SERIAL,
+		       spec->args[0] ? " " : "", spec->args);
 }
 
 void bm_boot_qemu_cfg(const struct bm_run_cfg *c, const struct bm_boot *b, const char *con,
@@ -81,7 +82,7 @@ void bm_boot_qemu_cfg(const struct bm_run_cfg *c, const struct bm_boot *b, const
 		.vmlinuz = b->k.vmlinuz, .initrd = b->initrd, .append = b->append,
 		.console_log = con, .results_log = res, .disk = b->disk,
 		.disk_cache = b->disk_cache, .machine = c->machine, .kvm = b->kvm,
-		.mem_mib = c->mem, .smp = c->smp,
+		.mem_mib = c->mem, .smp = c->smp, .icount = c->icount,
 	};
 }
 
@@ -161,7 +162,7 @@ int bm_boot_one(const struct bm_run_cfg *c, struct bm_kspec *spec, struct bm_boo
 	}
 	rc = bm_boot_prepare(c, spec, b);
 	if (!rc) {
-		rc = bm_kvm_choose(c->accel, b->k.vmlinuz, b->dir, &b->kvm, b->accel_why,
+		rc = bm_kvm_choose(c->icount >= 0 ? "tcg" : c->accel, b->k.vmlinuz, b->dir, &b->kvm, b->accel_why,
 				   sizeof(b->accel_why));
 		if (rc)
 			why = b->accel_why;

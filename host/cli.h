@@ -14,6 +14,8 @@ int bm_cmd_kernel(int argc, char **argv);
 int bm_cmd_bench(int argc, char **argv);
 int bm_cmd_compare(int argc, char **argv);
 int bm_cmd_report(int argc, char **argv);
+int bm_cmd_bisect(int argc, char **argv);
+int bm_cmd_bisect_step(int argc, char **argv);
 
 /*
  * One step of "--name=value", "--name value" or "--flag" parsing, from

@@ -182,7 +182,7 @@ static int load_configs(struct bench *B)
 		.out = B->out, .suite = "smoke", .fs = "ext4", .tools = B->exe,
 		.image = B->image, .accel = B->o.accel, .disk_cache = "auto", .machine = "q35",
 		.modules = B->modules, .disk_size = B->suite.disk_size,
-		.mem = (int)B->o.mem, .smp = (int)B->o.smp,
+		.mem = (int)B->o.mem, .smp = (int)B->o.smp, .icount = -1,
 	};
 	return 0;
 }

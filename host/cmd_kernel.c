@@ -1,12 +1,26 @@
 // SPDX-License-Identifier: MIT
-/* bootmark kernel fetch SPEC | kernel list */
+/* bootmark kernel fetch SPEC | kernel list | kernel build SRC */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
+#include "kbuild.h"
 #include "kernel.h"
 #include "util.h"
+
+#define KSTR(n, f, d, h) { .name = n, .type = BM_OPT_STR, .off = offsetof(struct bm_kbuild, f), \
+			   .len = sizeof(((struct bm_kbuild *)0)->f), .def = d, .help = h }
+
+static const struct bm_opt build_tab[] = {
+	KSTR("out", out, NULL, "build directory (make O=); default <cache>/builds/<name of SRC>"),
+	KSTR("base", base, "defconfig", "defconfig, allnoconfig, tinyconfig, or a config FILE"),
+	KSTR("fragment", fragment, NULL, "config fragment (default: <configs>/kernel.config)"),
+	{ .name = "jobs", .type = BM_OPT_INT, .off = offsetof(struct bm_kbuild, jobs), .def = "0",
+	  .min = 0, .max = 1024, .help = "make -j; 0 = the number of online CPUs" },
+	BM_OPT_END,
+};
 
 static void kernel_usage(FILE *f)
 {
@@ -16,8 +30,58 @@ static void kernel_usage(FILE *f)
 		   "       extracted and depmod'ed into the cache), or local:BZIMAGE[:MODULES_ROOT]\n"
 		   "       (checked, nothing copied).\n"
 		   "list:  cached kernels and the Debian ones apt-cache knows.\n"
+		   "build: SRC is a kernel tree or a tarball (unpacked once into OUT/src); the\n"
+		   "       base config plus the fragment (virtio, ext4, xfs, serial console,\n"
+		   "       devtmpfs built in), make bzImage; prints local:OUT/arch/x86/boot/bzImage\n"
+		   "       last, and make's output goes to OUT/build.log.\n"
 		   "Cache: $BOOTMARK_CACHE, else $XDG_CACHE_HOME/bootmark, else ~/.cache/bootmark.\n"
-		   "Exit: 0 ok, 100 bad spec, 111 download/extract/system error.\n");
+		   "Exit: 0 ok, 1 the kernel did not build, 100 bad spec or option,\n"
+		   "      111 download/extract/system error.\n\n"
+		   "kernel build options:\n");
+	bm_cli_help(f, build_tab);
+}
+
+static int build(int argc, char **argv)
+{
+	struct bm_kbuild b;
+	char spec[PATH_MAX + 8], exe[PATH_MAX];
+	const char *src = NULL, *name, *val;
+	int i, rc;
+
+	bm_opts_defaults(build_tab, &b);
+	b.quiet = 0;
+	for (i = 1; i < argc; i++) {
+		rc = bm_cli_step(build_tab, &b, NULL, argc, argv, &i, &name, &val);
+		if (rc == 1) {
+			kernel_usage(stdout);
+			return BM_EXIT_OK;
+		}
+		if (rc)
+			return BM_EXIT_USAGE;
+		if (!name && src) {
+			bm_msg("kernel build takes one SRC, got '%s' and '%s'", src, val);
+			return BM_EXIT_USAGE;
+		}
+		if (!name)
+			src = val;
+	}
+	if (!src) {
+		bm_msg("kernel build: missing SRC (a kernel tree or a tarball)");
+		return BM_EXIT_USAGE;
+	}
+	snprintf(b.src, sizeof(b.src), "%s", src);
+	if (!b.fragment[0] && (bm_exe_dir(exe, sizeof(exe)) ||
+			       bm_path(b.fragment, sizeof(b.fragment), "%s/../configs/kernel.config", exe))) {
+		bm_msg("cannot find configs/kernel.config: give --fragment");
+		return BM_EXIT_USAGE;
+	}
+	rc = bm_kernel_build(&b, spec, sizeof(spec));
+	if (rc == BM_KBUILD_FAILED)
+		return BM_EXIT_NOTDONE;
+	if (rc)
+		return rc == -EINVAL ? BM_EXIT_USAGE : BM_EXIT_SYSTEM;
+	printf("%s\n", spec);
+	return BM_EXIT_OK;
 }
 
 static int fetch(const char *spec)
@@ -51,6 +115,8 @@ int bm_cmd_kernel(int argc, char **argv)
 	}
 	if (argc == 3 && !strcmp(argv[1], "fetch"))
 		return fetch(argv[2]);
+	if (argc >= 2 && !strcmp(argv[1], "build"))
+		return build(argc - 1, argv + 1);
 	if (argc == 2 && !strcmp(argv[1], "list"))
 		return bm_kernel_list(stdout) ? BM_EXIT_SYSTEM : BM_EXIT_OK;
 	if (argc >= 3 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h"))) {

@@ -18,6 +18,7 @@
 #include "profile.h"
 #include "progress.h"
 #include "repeat.h"
+#include "setup.h"
 #include "table.h"
 #include "util.h"
 
@@ -27,21 +28,12 @@ struct run_opts {
 	char suite[32];
 	char fs[256];
 	char out[PATH_MAX];
-	char accel[8];
-	char configs[PATH_MAX];
-	char image[PATH_MAX];
-	char disk_cache[16];
-	char machine[8];
 	char junit[PATH_MAX];
 	char repeat_s[16], cov[16];
-	long long mem, smp, silence, timeout, repeat, repeat_min, repeat_max;
-	int keep_disk, tap;
+	long long repeat, repeat_min, repeat_max;
+	int tap;
+	struct bm_boot_opts b;
 };
-
-static const char *const accel_choices[] = { "auto", "kvm", "tcg", NULL };
-static const char *const cache_choices[] = { "auto", "none", "writeback", "unsafe",
-					     "directsync", "writethrough", NULL };
-static const char *const machine_choices[] = { "q35", "pc", NULL };
 
 #define STR(n, f, d, h) { .name = n, .type = BM_OPT_STR, .off = offsetof(struct run_opts, f), \
 			  .len = sizeof(((struct run_opts *)0)->f), .def = d, .help = h }
@@ -52,28 +44,11 @@ static const struct bm_opt run_tab[] = {
 	STR("suite", suite, NULL, "suite name: <configs>/suites/NAME (required)"),
 	STR("fs", fs, NULL, "filesystem profiles, comma list: <configs>/fs/NAME (required)"),
 	STR("out", out, NULL, "output directory, one subdirectory per boot (required)"),
-	{ .name = "accel", .type = BM_OPT_STR, .off = offsetof(struct run_opts, accel),
-	  .len = sizeof(((struct run_opts *)0)->accel), .def = "auto", .choices = accel_choices,
-	  .help = "auto probes KVM with a test boot, falls back to TCG" },
-	INT("mem", mem, "1024", 256, 1048576, "guest memory, MiB"),
-	INT("smp", smp, "2", 1, 256, "guest CPUs"),
-	INT("silence-timeout", silence, "120", 5, 86400, "stop a boot after this many s without progress"),
-	INT("timeout", timeout, "1800", 10, 604800, "hard limit per boot, s"),
 	STR("repeat", repeat_s, "1", "boots per kernel (1-1000, interleaved across kernels) or auto"),
 	INT("repeat-min", repeat_min, "3", 1, 1000, "--repeat auto: completed boots per kernel at least"),
 	INT("repeat-max", repeat_max, "10", 1, 1000, "--repeat auto: boots per kernel at most"),
 	STR("cov", cov, "3.0", "--repeat auto: stable when every headline CoV is below this, %"),
-	STR("configs", configs, NULL, "configs directory (default: <bootmark dir>/../configs)"),
-	STR("image", image, NULL, "base image (default: <bootmark dir>/base.cpio.xz)"),
-	{ .name = "disk-cache", .type = BM_OPT_STR, .off = offsetof(struct run_opts, disk_cache),
-	  .len = sizeof(((struct run_opts *)0)->disk_cache), .def = "auto",
-	  .choices = cache_choices,
-	  .help = "QEMU cache= of the test disk; auto: none if O_DIRECT works, else writeback" },
-	{ .name = "machine", .type = BM_OPT_STR, .off = offsetof(struct run_opts, machine),
-	  .len = sizeof(((struct run_opts *)0)->machine), .def = "q35",
-	  .choices = machine_choices, .help = "QEMU machine type" },
-	{ .name = "keep-disk", .type = BM_OPT_BOOL, .off = offsetof(struct run_opts, keep_disk),
-	  .def = "0", .help = "keep OUT/<label>/disk.img after the boot" },
+	BM_BOOT_OPTS(struct run_opts, b),
 	STR("junit", junit, NULL, "also write the verdicts as JUnit XML to FILE"),
 	{ .name = "tap", .type = BM_OPT_BOOL, .off = offsetof(struct run_opts, tap),
 	  .def = "0", .help = "print the verdicts as TAP 13 after the table" },
@@ -98,9 +73,7 @@ struct plan {
 	int autorep;                  /* --repeat auto; o.repeat is then --repeat-max */
 	double cov;
 	int *round;                   /* round of each boot in boots[] */
-	char exe[PATH_MAX], image[PATH_MAX], configs[PATH_MAX], modules[1024];
-	struct bm_suite suite;
-	struct bm_plan tests;         /* what one boot runs: the progress estimate */
+	struct bm_setup s;
 	struct bm_progress prog;
 };
 
@@ -150,104 +123,20 @@ static int need(const char *what, const char *v)
 	return -EINVAL;
 }
 
-/* Suite and every profile must load; the modules they need are collected. */
-static int check_configs(struct plan *p)
-{
-	char dir[PATH_MAX], err[512], fs[256], *tok, *save = NULL;
-	struct bm_fsprof prof;
-	unsigned nfs = 0;
-
-	if (!bm_safe_name(p->o.suite)) {
-		bm_msg("bad suite name '%s'", p->o.suite);
-		return -EINVAL;
-	}
-	bm_path(dir, sizeof(dir), "%s/suites", p->configs);
-	if (bm_suite_load(&p->suite, dir, p->o.suite, err, sizeof(err))) {
-		bm_msg("unknown or bad suite '%s': %s", p->o.suite, err);
-		return -EINVAL;
-	}
-	if (bm_conf_modules(p->configs, p->modules, sizeof(p->modules))) {
-		bm_msg("cannot read %s/bootmark.conf", p->configs);
-		return -EINVAL;
-	}
-	bm_path(dir, sizeof(dir), "%s/fs", p->configs);
-	snprintf(fs, sizeof(fs), "%s", p->o.fs);
-	for (tok = strtok_r(fs, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		nfs++;
-		if (!bm_safe_name(tok) || bm_fsprof_load(&prof, dir, tok, err, sizeof(err))) {
-			bm_msg("unknown or bad filesystem profile '%s'%s%s", tok,
-			       bm_safe_name(tok) ? ": " : "", bm_safe_name(tok) ? err : "");
-			return -EINVAL;
-		}
-		if (bm_list_merge(p->modules, sizeof(p->modules), prof.modules)) {
-			bm_msg("module list too long");
-			return -EINVAL;
-		}
-	}
-	/* a suite the runner will reject still boots: the E record says why */
-	if (bm_plan_make(&p->tests, &p->suite, nfs))
-		memset(&p->tests, 0, sizeof(p->tests));
-	return 0;
-}
-
 /* Labels are releases, made unique; local specs are resolved for it. */
 static int make_labels(struct plan *p)
 {
-	struct bm_kernel k;
 	int i, j, dup;
 
 	for (i = 0; i < p->nk; i++) {
-		if (p->spec[i].kind == BM_KSPEC_LOCAL && bm_local_resolve(&p->spec[i], &k))
+		if (bm_setup_check_kernel(&p->spec[i]))
 			return -EINVAL;
-		/* an unknown Debian release is bad input: say so before OUT exists */
-		if (p->spec[i].kind == BM_KSPEC_DEB && bm_deb_cached(p->spec[i].release, &k) &&
-		    bm_deb_known(p->spec[i].release) == -ENOENT) {
-			bm_msg("Debian has no package linux-image-%s (see bootmark kernel list)",
-			       p->spec[i].release);
-			return -EINVAL;
-		}
 		for (dup = 1, j = 0; j < i; j++)
 			dup += !strcmp(p->spec[j].release, p->spec[i].release);
 		if (dup > 1)
 			snprintf(p->label[i], sizeof(p->label[i]), "%s-%d", p->spec[i].release, dup);
 		else
 			snprintf(p->label[i], sizeof(p->label[i]), "%s", p->spec[i].release);
-	}
-	return 0;
-}
-
-static int set_paths(struct plan *p)
-{
-	if (bm_exe_dir(p->exe, sizeof(p->exe)))
-		return -ENOENT;
-	if (p->o.image[0])
-		snprintf(p->image, sizeof(p->image), "%s", p->o.image);
-	else
-		bm_path(p->image, sizeof(p->image), "%s/base.cpio.xz", p->exe);
-	if (p->o.configs[0])
-		snprintf(p->configs, sizeof(p->configs), "%s", p->o.configs);
-	else
-		bm_path(p->configs, sizeof(p->configs), "%s/../configs", p->exe);
-	if (bm_is_dir(p->configs)) {
-		char real[PATH_MAX];
-
-		if (realpath(p->configs, real))
-			snprintf(p->configs, sizeof(p->configs), "%s", real);
-	} else {
-		bm_msg("configs directory %s does not exist", p->configs);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-static int check_tools(struct plan *p)
-{
-	char tool[PATH_MAX];
-
-	bm_path(tool, sizeof(tool), "%s/bm-mkinitramfs", p->exe);
-	if (!bm_is_file(tool) || !bm_is_file(p->image)) {
-		bm_msg("cannot find %s (run make first)", bm_is_file(tool) ? p->image : tool);
-		return -ENOENT;
 	}
 	return 0;
 }
@@ -318,12 +207,12 @@ static int plan_run(struct plan *p, int argc, char **argv)
 		return -EINVAL;
 	if (check_repeat(p))
 		return -EINVAL;
-	rc = set_paths(p);
+	rc = bm_setup_load(&p->s, &p->o.b, p->o.suite, p->o.fs);
 	if (rc)
 		return rc;
-	if (check_configs(p) || make_labels(p) || check_out(p))
+	if (make_labels(p) || check_out(p))
 		return -EINVAL;
-	return check_tools(p);
+	return 0;
 }
 
 static void boot_one(struct plan *p, const struct bm_run_cfg *c, struct bm_boot *b,
@@ -336,7 +225,7 @@ static void boot_one(struct plan *p, const struct bm_run_cfg *c, struct bm_boot 
 	bm_path(b->dir, sizeof(b->dir), "%s/%s", p->o.out, b->label);
 	b->spec = p->spec[i].text;
 	/* with --repeat auto the total is the cap: an upper bound */
-	bm_progress_init(&p->prog, &p->tests, b->label, n + 1, (int)(p->nk * p->o.repeat), stdout);
+	bm_progress_init(&p->prog, &p->s.tests, b->label, n + 1, (int)(p->nk * p->o.repeat), stdout);
 	if (bm_boot_one(c, &p->spec[i], b))
 		(*infra)++;
 	bm_msg("%s: %s%s%s", b->label, bm_status_name(b->res.status),
@@ -350,17 +239,12 @@ static void boot_one(struct plan *p, const struct bm_run_cfg *c, struct bm_boot 
  */
 static int boot_all(struct plan *p, struct bm_boot *boots, struct bm_rep *rep, int *infra)
 {
-	struct bm_run_cfg c = {
-		.out = p->o.out, .suite = p->o.suite, .fs = p->o.fs, .tools = p->exe,
-		.image = p->image, .accel = p->o.accel, .disk_cache = p->o.disk_cache,
-		.machine = p->o.machine, .modules = p->modules,
-		.disk_size = p->suite.disk_size, .mem = (int)p->o.mem, .smp = (int)p->o.smp,
-		.silence = (int)p->o.silence, .timeout = (int)p->o.timeout,
-		.keep_disk = p->o.keep_disk, .progress = &p->prog,
-	};
+	struct bm_run_cfg c;
 	int need[MAX_KERNELS], booted[MAX_KERNELS];
 	int r, i, n = 0, more = 1;
 
+	bm_setup_run_cfg(&p->s, &p->o.b, p->o.out, p->o.suite, p->o.fs, &c);
+	c.progress = &p->prog;
 	for (i = 0; i < p->nk; i++)
 		need[i] = 1;
 	for (r = 1; r <= p->o.repeat && more; r++) {
@@ -393,8 +277,15 @@ static void print_table(struct plan *p, struct bm_boot *boots, int n)
 	for (i = 0; i < n; i++) {
 		char shortrel[BM_REL_MAX];
 
-		bm_kernel_short(boots[i].k.release[0] ? boots[i].k.release : boots[i].label,
-				shortrel, sizeof(shortrel));
+		char label[sizeof(boots[i].label)], *dot;
+
+		/* the label, not the release: "6.1.0-53-amd64-2" is the same
+		 * release booted with other arguments */
+		snprintf(label, sizeof(label), "%s", boots[i].label);
+		dot = strrchr(label, '.');
+		if (p->o.repeat > 1 && dot && dot[1] == 'b')
+			*dot = '\0';
+		bm_kernel_short(label, shortrel, sizeof(shortrel));
 		if (p->o.repeat > 1)
 			snprintf(names[i], sizeof(names[i]), "%s b%d", shortrel, p->round[i]);
 		else

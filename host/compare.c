@@ -79,6 +79,7 @@ static int add_boot(const char *dir, void *arg)
 	struct bm_cmp_boot *b;
 	struct bm_console con;
 	const char *label = strrchr(dir, '/') ? strrchr(dir, '/') + 1 : dir;
+	char meta[PATH_MAX];
 	const char *k;
 	void *p;
 	int rc;
@@ -96,10 +97,17 @@ static int add_boot(const char *dir, void *arg)
 	bm_classify(&b->r, &con, BM_WATCH_NONE, NULL);
 	snprintf(b->label, sizeof(b->label), "%s", label);
 	k = bm_hello_get(&b->r, "kernel");
-	if (k && k[0])
-		snprintf(b->kernel, sizeof(b->kernel), "%s", k);
-	else
+	/* a folder bootmark made names the kernel spec ("6.1.0-53-amd64-2" is the
+	 * same release with other arguments, "c03" a bisect candidate); a log
+	 * parsed elsewhere only has the release it booted */
+	if (bm_path(meta, sizeof(meta), "%s/meta.json", dir) || !bm_is_file(meta)) {
+		if (k && k[0])
+			snprintf(b->kernel, sizeof(b->kernel), "%s", k);
+		else
+			label_kernel(label, b->kernel, sizeof(b->kernel));
+	} else {
 		label_kernel(label, b->kernel, sizeof(b->kernel));
+	}
 	if ((rc = kernel_index(c, b->kernel)) < 0) {
 		bm_results_free(&b->r);
 		return rc;

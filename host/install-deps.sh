@@ -21,7 +21,9 @@ clang:clang
 make:make
 file:file
 apt-get:apt
-dpkg-deb:dpkg"
+dpkg-deb:dpkg
+git:git
+python3:python3"
 
 missing=""
 for pair in $need; do

@@ -5,6 +5,9 @@
  *   6.1.0-53-amd64 | deb:6.1.0-53-amd64     Debian linux-image-<release>
  *   local:/path/bzImage[:/modules-root]     a local build; modules-root holds
  *                                           lib/modules/<release>/
+ *   any of these, a space, then ARGS        extra kernel command-line arguments
+ *                                           for this kernel ("6.1.0-53-amd64
+ *                                           init_on_free=1"), appended last
  *
  * Cache layout ($BOOTMARK_CACHE, $XDG_CACHE_HOME/bootmark, ~/.cache/bootmark):
  *   kernels/<release>/boot/{vmlinuz,config}-<release>
@@ -19,6 +22,7 @@
 #include <stdio.h>
 
 #define BM_REL_MAX 128
+#define BM_KARGS_MAX 512
 
 enum bm_kspec_kind {
 	BM_KSPEC_DEB,
@@ -31,6 +35,7 @@ struct bm_kspec {
 	char release[BM_REL_MAX]; /* deb: from the spec; local: filled on resolve */
 	char bzimage[PATH_MAX];   /* local only */
 	char modroot[PATH_MAX];   /* local only; "" = everything built in */
+	char args[BM_KARGS_MAX];  /* extra command-line arguments; "" = none */
 };
 
 struct bm_kernel {               /* a kernel ready to boot */

@@ -41,9 +41,70 @@ static int split_local(struct bm_kspec *k, const char *rest, char *err, size_t e
 	return 0;
 }
 
+/*
+ * Extra arguments go on the kernel command line verbatim, so anything the
+ * kernel's parser or the run's identity depends on is refused: control
+ * characters (a newline would end the line in a PXE config), and the
+ * bootmark.* keys the host sets itself.
+ */
+static int check_args(const char *spec, const char *args, char *err, size_t errlen)
+{
+	static const char *const reserved[] = { "bootmark.run=", "bootmark.results=",
+						"bootmark.suite=", "bootmark.fs=", NULL };
+	const char *p;
+	size_t i;
+
+	if (strlen(args) >= BM_KARGS_MAX) {
+		snprintf(err, errlen, "kernel spec '%s': extra arguments longer than %d bytes",
+			 spec, BM_KARGS_MAX - 1);
+		return -EINVAL;
+	}
+	for (p = args; *p; p++)
+		if ((unsigned char)*p < ' ' || (unsigned char)*p >= 0x7f) {
+			snprintf(err, errlen, "kernel spec '%s': extra arguments hold a control "
+				 "or non-ASCII byte (0x%02x)", spec, (unsigned char)*p);
+			return -EINVAL;
+		}
+	for (i = 0; reserved[i]; i++)
+		for (p = strstr(args, reserved[i]); p; p = strstr(p + 1, reserved[i]))
+			if (p == args || p[-1] == ' ') {
+				snprintf(err, errlen, "kernel spec '%s': %s is set by bootmark, "
+					 "not by a kernel spec", spec, reserved[i]);
+				return -EINVAL;
+			}
+	return 0;
+}
+
+/* "SPEC ARGS": the spec is the first word; ARGS (trimmed) may be empty. */
+static int split_args(struct bm_kspec *k, const char *spec, char *word, size_t wordlen,
+		      char *err, size_t errlen)
+{
+	size_t n = strcspn(spec, " \t");
+	const char *args = spec + n, *end;
+
+	if (n >= wordlen) {
+		snprintf(err, errlen, "kernel spec too long");
+		return -EINVAL;
+	}
+	memcpy(word, spec, n);
+	word[n] = '\0';
+	while (*args == ' ' || *args == '\t')
+		args++;
+	end = args + strlen(args);
+	while (end > args && (end[-1] == ' ' || end[-1] == '\t'))
+		end--;
+	if ((size_t)(end - args) >= sizeof(k->args))
+		return check_args(spec, args, err, errlen);
+	memcpy(k->args, args, (size_t)(end - args));
+	k->args[end - args] = '\0';
+	return check_args(spec, k->args, err, errlen);
+}
+
 int bm_kspec_parse(struct bm_kspec *k, const char *spec, char *err, size_t errlen)
 {
-	const char *rel = spec;
+	char word[PATH_MAX];
+	const char *rel = word;
+	int rc;
 
 	memset(k, 0, sizeof(*k));
 	if (strlen(spec) >= sizeof(k->text)) {
@@ -51,6 +112,10 @@ int bm_kspec_parse(struct bm_kspec *k, const char *spec, char *err, size_t errle
 		return -EINVAL;
 	}
 	strcpy(k->text, spec);
+	rc = split_args(k, spec, word, sizeof(word), err, errlen);
+	if (rc)
+		return rc;
+	spec = word;
 	if (!strncmp(spec, "local:", 6)) {
 		k->kind = BM_KSPEC_LOCAL;
 		return split_local(k, spec + 6, err, errlen);

@@ -39,7 +39,7 @@ static int probe(const char *vmlinuz, const char *workdir, char *why, size_t why
 {
 	struct bm_qemu_cfg c = {
 		.vmlinuz = vmlinuz, .append = PROBE_APPEND, .machine = "q35",
-		.kvm = 1, .mem_mib = 256, .smp = 1,
+		.kvm = 1, .mem_mib = 256, .smp = 1, .icount = -1,
 	};
 	struct bm_argv a = { 0 };
 	char log[4096], qlog[4096];

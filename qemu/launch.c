@@ -111,6 +111,13 @@ int bm_qemu_argv(const struct bm_qemu_cfg *c, struct bm_argv *a)
 	bm_argv_add(a, c->kvm ? "kvm" : "tcg");
 	bm_argv_add(a, "-cpu");
 	bm_argv_add(a, c->kvm ? "host" : "max");
+	/* Virtual time: the guest's clock advances 2^shift ns per instruction,
+	 * so what it measures no longer depends on how busy the host is.
+	 * sleep=off: idle time is skipped, not waited for. */
+	if (!c->kvm && c->icount >= 0) {
+		bm_argv_add(a, "-icount");
+		bm_argv_addf(a, "shift=%d,sleep=off", c->icount);
+	}
 	bm_argv_add(a, "-kernel");
 	bm_argv_add(a, c->vmlinuz);
 	if (c->initrd) {

@@ -26,6 +26,21 @@ static void specs(void)
 	TAP_EQ_STR(k.bzimage, "/k/bzImage", "bzImage before ':'");
 	TAP_EQ_STR(k.modroot, "/k/mods", "modules root after ':'");
 
+	TAP_EQ_INT(bm_kspec_parse(&k, "deb:6.1.0-53-amd64  init_on_free=1 quiet ", err,
+				  sizeof(err)), 0, "spec with extra arguments");
+	TAP_EQ_STR(k.release, "6.1.0-53-amd64", "release is the first word");
+	TAP_EQ_STR(k.args, "init_on_free=1 quiet", "arguments trimmed, inner spaces kept");
+	TAP_EQ_INT(bm_kspec_parse(&k, "local:/k/bzImage mitigations=off", err, sizeof(err)), 0,
+		   "local spec with an argument");
+	TAP_EQ_STR(k.bzimage, "/k/bzImage", "bzImage path ends at the space");
+	TAP_EQ_STR(k.args, "mitigations=off", "local spec's argument");
+	TAP_EQ_INT(bm_kspec_parse(&k, "6.1.0-53-amd64 bootmark.run=12345678", err, sizeof(err)),
+		   -EINVAL, "bootmark.run= is the host's");
+	tap_ok(strstr(err, "bootmark.run=") != NULL, "message names the reserved key");
+	TAP_EQ_INT(bm_kspec_parse(&k, "6.1.0-53-amd64 a=1\nb=2", err, sizeof(err)), -EINVAL,
+		   "newline in the arguments");
+	TAP_EQ_INT(bm_kspec_parse(&k, "6.1.0-53-amd64 xbootmark.run=1", err, sizeof(err)), 0,
+		   "only whole arguments are reserved");
 	TAP_EQ_INT(bm_kspec_parse(&k, "", err, sizeof(err)), -EINVAL, "empty spec");
 	TAP_EQ_INT(bm_kspec_parse(&k, "deb:", err, sizeof(err)), -EINVAL, "deb: without release");
 	TAP_EQ_INT(bm_kspec_parse(&k, "deb:../../etc", err, sizeof(err)), -EINVAL, "path in release");
@@ -35,7 +50,10 @@ static void specs(void)
 	TAP_EQ_INT(bm_kspec_parse(&k, "local:/k/bzImage:", err, sizeof(err)), -EINVAL,
 		   "local with empty modules root");
 	tap_ok(strstr(err, "local:/k/bzImage:") != NULL, "message names the spec: %s", err);
-	TAP_EQ_INT(bm_kspec_parse(&k, "6.1.0 53", err, sizeof(err)), -EINVAL, "space in release");
+	TAP_EQ_INT(bm_kspec_parse(&k, "6.1.0/53", err, sizeof(err)), -EINVAL, "slash in release");
+	TAP_EQ_INT(bm_kspec_parse(&k, "6.1.0 53", err, sizeof(err)), 0,
+		   "a space ends the release: the rest is arguments");
+	TAP_EQ_STR(k.args, "53", "the word after the space");
 }
 
 /* A setup header as Documentation/arch/x86/boot.rst lays it out. */

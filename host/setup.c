@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: MIT
+/* Checks shared by the commands that boot kernels (host/setup.h). */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "initrd.h"
+#include "setup.h"
+#include "util.h"
+
+const char *const bm_accel_choices[] = { "auto", "kvm", "tcg", NULL };
+const char *const bm_cache_choices[] = { "auto", "none", "writeback", "unsafe",
+					 "directsync", "writethrough", NULL };
+const char *const bm_machine_choices[] = { "q35", "pc", NULL };
+
+static int set_paths(struct bm_setup *s, const struct bm_boot_opts *o)
+{
+	char real[PATH_MAX];
+
+	if (bm_exe_dir(s->exe, sizeof(s->exe)))
+		return -ENOENT;
+	if (o->image[0])
+		snprintf(s->image, sizeof(s->image), "%s", o->image);
+	else
+		bm_path(s->image, sizeof(s->image), "%s/base.cpio.xz", s->exe);
+	if (o->configs[0])
+		snprintf(s->configs, sizeof(s->configs), "%s", o->configs);
+	else
+		bm_path(s->configs, sizeof(s->configs), "%s/../configs", s->exe);
+	if (!bm_is_dir(s->configs)) {
+		bm_msg("configs directory %s does not exist", s->configs);
+		return -EINVAL;
+	}
+	if (realpath(s->configs, real))
+		snprintf(s->configs, sizeof(s->configs), "%s", real);
+	return 0;
+}
+
+/* Suite and every profile must load; the modules they need are collected. */
+static int check_configs(struct bm_setup *s, const char *suite, const char *fs_list)
+{
+	char dir[PATH_MAX], err[512], fs[256], *tok, *save = NULL;
+	struct bm_fsprof prof;
+	unsigned nfs = 0;
+
+	if (!bm_safe_name(suite)) {
+		bm_msg("bad suite name '%s'", suite);
+		return -EINVAL;
+	}
+	bm_path(dir, sizeof(dir), "%s/suites", s->configs);
+	if (bm_suite_load(&s->suite, dir, suite, err, sizeof(err))) {
+		bm_msg("unknown or bad suite '%s': %s", suite, err);
+		return -EINVAL;
+	}
+	if (bm_conf_modules(s->configs, s->modules, sizeof(s->modules))) {
+		bm_msg("cannot read %s/bootmark.conf", s->configs);
+		return -EINVAL;
+	}
+	bm_path(dir, sizeof(dir), "%s/fs", s->configs);
+	snprintf(fs, sizeof(fs), "%s", fs_list);
+	for (tok = strtok_r(fs, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		nfs++;
+		if (!bm_safe_name(tok) || bm_fsprof_load(&prof, dir, tok, err, sizeof(err))) {
+			bm_msg("unknown or bad filesystem profile '%s'%s%s", tok,
+			       bm_safe_name(tok) ? ": " : "", bm_safe_name(tok) ? err : "");
+			return -EINVAL;
+		}
+		if (bm_list_merge(s->modules, sizeof(s->modules), prof.modules)) {
+			bm_msg("module list too long");
+			return -EINVAL;
+		}
+	}
+	/* a suite the runner will reject still boots: the E record says why */
+	if (bm_plan_make(&s->tests, &s->suite, nfs))
+		memset(&s->tests, 0, sizeof(s->tests));
+	return 0;
+}
+
+static int check_tools(const struct bm_setup *s)
+{
+	char tool[PATH_MAX];
+
+	bm_path(tool, sizeof(tool), "%s/bm-mkinitramfs", s->exe);
+	if (!bm_is_file(tool) || !bm_is_file(s->image)) {
+		bm_msg("cannot find %s (run make first)", bm_is_file(tool) ? s->image : tool);
+		return -ENOENT;
+	}
+	return 0;
+}
+
+int bm_setup_load(struct bm_setup *s, const struct bm_boot_opts *o, const char *suite,
+		  const char *fs)
+{
+	int rc;
+
+	if (o->icount >= 0 && !strcmp(o->accel, "kvm")) {
+		bm_msg("--icount is TCG's virtual time: it cannot go with --accel kvm");
+		return -EINVAL;
+	}
+	rc = set_paths(s, o);
+	if (rc)
+		return rc;
+	rc = check_configs(s, suite, fs);
+	return rc ? rc : check_tools(s);
+}
+
+int bm_setup_check_kernel(struct bm_kspec *k)
+{
+	struct bm_kernel kern;
+
+	if (k->kind == BM_KSPEC_LOCAL)
+		return bm_local_resolve(k, &kern) ? -EINVAL : 0;
+	/* an unknown Debian release is bad input: say so before OUT exists */
+	if (bm_deb_cached(k->release, &kern) && bm_deb_known(k->release) == -ENOENT) {
+		bm_msg("Debian has no package linux-image-%s (see bootmark kernel list)",
+		       k->release);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+void bm_setup_run_cfg(const struct bm_setup *s, const struct bm_boot_opts *o, const char *out,
+		      const char *suite, const char *fs, struct bm_run_cfg *c)
+{
+	*c = (struct bm_run_cfg){
+		.out = out, .suite = suite, .fs = fs, .tools = s->exe,
+		.image = s->image, .accel = o->accel, .disk_cache = o->disk_cache,
+		.machine = o->machine, .modules = s->modules,
+		.disk_size = s->suite.disk_size, .mem = (int)o->mem, .smp = (int)o->smp,
+		.silence = (int)o->silence, .timeout = (int)o->timeout,
+		.keep_disk = o->keep_disk, .icount = (int)o->icount,
+	};
+	/* icount runs the vCPUs round-robin in one thread, and the 6.1 kernel's
+	 * secondary CPU bring-up stalls there: one vCPU */
+	if (o->icount >= 0)
+		c->smp = 1;
+}
