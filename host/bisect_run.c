@@ -201,8 +201,12 @@ int bm_bisect_run(struct bm_bisect *b, bm_measure_fn fn, void *arg, FILE *log)
 	int i, rc;
 
 	rc = measure_ends(b, fn, arg, log);
-	if (rc)
+	if (rc) {
+		b->done = rc > 0;
 		return rc < 0 ? rc : 0;
+	}
+	if (b->after_step)
+		b->after_step(b->after_arg);
 	while ((i = bm_search_next(&b->s)) >= 0) {
 		b->c[i].step = ++b->steps;
 		rc = judge(b, fn, arg, i);
@@ -215,7 +219,10 @@ int bm_bisect_run(struct bm_bisect *b, bm_measure_fn fn, void *arg, FILE *log)
 			snprintf(what, sizeof(what), "step %d:", b->steps);
 			log_cand(b, log, i, what);
 		}
+		if (b->after_step)
+			b->after_step(b->after_arg);
 	}
+	b->done = 1;
 	b->first_bad = b->s.hi;
 	b->range_lo = b->s.lo + 1;
 	b->end = b->range_lo == b->first_bad ? BM_BISECT_FOUND : BM_BISECT_RANGE;

@@ -57,6 +57,11 @@ struct bm_bisect {
 	 * (a metric's unit, which decides it, comes with its first value) */
 	int (*direction)(void *arg);
 	void *direction_arg;
+	/* optional: called after the ends and after every step, so that what
+	 * was measured so far is on disk if the bisection is interrupted */
+	void (*after_step)(void *arg);
+	void *after_arg;
+	int done;                   /* bm_bisect_run came to an end */
 	struct bm_cand *c;
 	enum bm_verdict *v;
 	struct bm_search s;

@@ -98,7 +98,7 @@ struct bisect {
 	struct bm_bmetric m;
 	struct bm_setup s;
 	struct bm_bisect b;
-	double seconds;
+	double seconds, t0;
 };
 
 /* One spec per line; every one parsed and checked before anything boots. */
@@ -274,7 +274,7 @@ static int write_json(const struct bisect *B)
 	json_cands(&j, B);
 	bm_json_key(&j, "result");
 	bm_json_obj_begin(&j);
-	bm_json_kstr(&j, "end", end_name(B->b.end));
+	bm_json_kstr(&j, "end", B->b.done ? end_name(B->b.end) : "running");
 	bm_json_kint(&j, "first_bad", B->b.end <= BM_BISECT_RANGE ? B->b.first_bad + 1 : 0);
 	bm_json_kint(&j, "range_lo", B->b.end <= BM_BISECT_RANGE ? B->b.range_lo + 1 : 0);
 	bm_json_kstr(&j, "first_bad_spec", B->b.end <= BM_BISECT_RANGE ?
@@ -300,10 +300,18 @@ static void summary(const struct bisect *B)
 	int i;
 
 	printf("\n%-5s %-5s %-6s %-8s %s\n", "CAND", "STEP", "BOOTS", "VERDICT", "SPEC");
-	for (i = 0; i < B->n; i++)
-		printf("%-5d %-5s %-6d %-8s %s\n", i + 1,
-		       i == 0 ? "good" : i == B->n - 1 ? "bad" : B->b.c[i].step ? "" : "-",
-		       B->b.c[i].boots, bm_verdict_name(B->b.c[i].verdict), B->names[i]);
+	for (i = 0; i < B->n; i++) {
+		char step[16];
+
+		if (i == 0 || i == B->n - 1)
+			snprintf(step, sizeof(step), "end");
+		else if (B->b.c[i].step)
+			snprintf(step, sizeof(step), "%d", B->b.c[i].step);
+		else
+			snprintf(step, sizeof(step), "-");
+		printf("%-5d %-5s %-6d %-8s %s\n", i + 1, step, B->b.c[i].boots,
+		       bm_verdict_name(B->b.c[i].verdict), B->names[i]);
+	}
 	printf("\n");
 	switch (B->b.end) {
 	case BM_BISECT_FOUND:
@@ -353,6 +361,15 @@ static double mono(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+static void save_progress(void *arg)
+{
+	struct bisect *B = arg;
+
+	B->seconds = mono() - B->t0;
+	if (write_json(B))
+		bm_msg("cannot write %s/bisect.json", B->o.out);
+}
+
 static int metric_dir(void *arg)
 {
 	return bm_bmetric_dir(arg);
@@ -363,9 +380,9 @@ static int run(struct bisect *B)
 	struct bm_run_cfg c;
 	struct bm_bctx x = { .c = &c, .specs = B->specs, .m = &B->m, .out = B->o.out,
 			     .boot_mode = B->o.boot };
-	double t0 = mono();
 	int rc;
 
+	B->t0 = mono();
 	rc = bm_mkdir_p(B->o.out, 0755);
 	if (rc) {
 		bm_msg("cannot create %s: %s", B->o.out, strerror(-rc));
@@ -377,6 +394,8 @@ static int run(struct bisect *B)
 		free(x.boots);
 		return BM_EXIT_SYSTEM;
 	}
+	B->b.after_step = save_progress;
+	B->b.after_arg = B;
 	if (!B->o.boot) {
 		B->b.direction = metric_dir;
 		B->b.direction_arg = &B->m;
@@ -385,9 +404,10 @@ static int run(struct bisect *B)
 	printf("bootmark bisect: %d candidates, %s on %s, results in %s\n", B->n,
 	       B->o.boot ? "boot completion" : B->o.metric, B->o.fs, B->o.out);
 	rc = bm_bisect_run(&B->b, bm_bisect_measure, &x, stdout);
-	B->seconds = mono() - t0;
+	B->seconds = mono() - B->t0;
 	if (rc) {
-		bm_msg("bisection stopped: %s", strerror(-rc));
+		bm_msg("bisection stopped: %s; what was measured is in %s/bisect.json",
+		       strerror(-rc), B->o.out);
 		rc = BM_EXIT_SYSTEM;
 	} else {
 		summary(B);

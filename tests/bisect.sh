@@ -14,7 +14,8 @@
 # Exit: 0 pass, 1 fail, 77 skip (no QEMU, git, or the kernel cannot be fetched).
 set -u
 kernel=${BM_BISECT_KERNEL:-deb:6.1.0-53-amd64}
-bin=$(pwd)/${BM:-build/bootmark}
+bin=${BM:-build/bootmark}
+case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac  # git bisect runs it from the repository
 repeat=3
 # Virtual time (--icount 1: the guest clock counts instructions) so that the load
 # of a shared CI host does not show in the timings, and the disk image in the
@@ -74,6 +75,30 @@ check "candidate 6 (panics) is skipped after one boot or never tested ($v6)" \
 check "the good end holds $repeat samples or more" \
 	"[ \$(json $j 'len(d[\"candidates\"][0][\"samples\"])') -ge $repeat ]"
 check "the table names the first bad candidate" "grep -q '^first bad candidate: 5 ' $out/list.log"
+
+# 1b: a boot regression over a list: --boot, one boot decides
+printf '%s\n' "$good" "$good quiet" "$kernel rdinit=/nonexistent" "$kernel rdinit=/nonexistent quiet" \
+	>"$out/boot-candidates"
+$bin bisect --candidates "$out/boot-candidates" --boot $qopts --out "$out/boot" >"$out/boot.log" 2>&1
+rc=$?
+check "bisect --boot exits 0 and names candidate 3" \
+	"[ $rc -eq 0 ] && [ \"\$(json $out/boot/bisect.json 'd[\"result\"][\"first_bad\"]')\" = 3 ]"
+check "bisect --boot needs one boot per candidate (4 here)" \
+	"[ \"\$(json $out/boot/bisect.json 'd[\"result\"][\"boots\"]')\" -le 4 ]"
+
+# 1c: bad input is exit 100 and creates nothing
+bad_in() { "$bin" bisect "$@" --out "$out/badin" >"$out/badin.log" 2>&1; r=$?; [ $r -eq 100 ] && [ ! -e "$out/badin" ]; }
+printf '%s\n' "$good" >"$out/one"
+printf '%s\n' "$good" "deb:" "$bad" >"$out/badline"
+check "bisect: a missing candidates file is exit 100" "bad_in --candidates $out/none --metric dd.dd64r.real"
+check "bisect: one candidate is exit 100" "bad_in --candidates $out/one --metric dd.dd64r.real"
+check "bisect: a bad spec line is exit 100 and names the line" \
+	"bad_in --candidates $out/badline --metric dd.dd64r.real && grep -q 'badline:2' $out/badin.log"
+check "bisect: a metric without two dots is exit 100" "bad_in --candidates $out/candidates --metric dd64r"
+check "bisect: a list of filesystems is exit 100" \
+	"bad_in --candidates $out/candidates --metric dd.dd64r.real --fs ext4,xfs"
+check "bisect: --threshold 150% is exit 100" \
+	"bad_in --candidates $out/candidates --metric dd.dd64r.real --threshold 150%"
 
 # 2 -------------------------------------------------------------------------
 mkdir -p "$out/good" "$out/bad"
