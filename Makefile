@@ -6,6 +6,7 @@
 #                   QEMU, run the smoke suite on ext4 and xfs, print the table
 #   make check      unit tests (gcc, clang, ASan+UBSan), the HTML report in Chromium and the QEMU end-to-end test
 #   make bench      image sizes, boot-to-hello time against a trivial init, suite time
+#   make fuzz       libFuzzer on the parsers, FUZZ_SECONDS (60) each (docs/fuzzing.md)
 #
 # V=1 shows the commands.  CC and CLANG may be overridden.
 
@@ -28,6 +29,11 @@ BASE_CFLAGS := -std=gnu11 -O2 -g $(REPRO) $(WARN) -D_GNU_SOURCE -Icommon -Irunne
             -Ikernels -Iqemu -Ihost
 CFLAGS   ?=
 SAN      := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+# The library is instrumented for coverage only (fuzzer-no-link); the fuzz targets
+# link libFuzzer's main with -fsanitize=fuzzer.
+FUZZ_SAN := -g -O1 -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all \
+            -fno-omit-frame-pointer
+FUZZ_SECONDS ?= 60
 
 ifeq ($(V),1)
 Q :=
@@ -76,6 +82,7 @@ endef
 $(eval $(call flavour,gcc,$(CC),))
 $(eval $(call flavour,clang,$(CLANG),))
 $(eval $(call flavour,asan,$(CC),$(SAN)))
+$(eval $(call flavour,fuzz,$(CLANG),$(FUZZ_SAN)))
 
 $(O)/bootmark: $(O)/gcc/host/main.o $(O)/gcc/libbm.a
 	@$(if $(Q),echo "  LD      $@")
@@ -155,6 +162,27 @@ check-bisect: all
 
 check: check-unit check-image check-host check-report check-e2e check-bisect
 
+# --- make fuzz: libFuzzer on the parsers (not part of check) ------------------------------
+# Each target runs on a copy of its committed corpus, so new inputs stay in $(O)/fuzz/;
+# crash files land there too.  Every target runs even when one crashes; fails at the end.
+FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
+FUZZ_BINS    := $(addprefix $(O)/fuzz/,$(FUZZ_TARGETS))
+$(O)/fuzz/fuzz_%: $(O)/fuzz/tests/fuzz/fuzz_%.o $(O)/fuzz/libbm.a
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+		-o $@ $^ -laio -lm
+
+fuzz: $(FUZZ_BINS)
+	$(Q)fail=0; for t in $(FUZZ_TARGETS); do \
+		rm -rf $(O)/fuzz/corpus/$$t && mkdir -p $(O)/fuzz/corpus && \
+		cp -r tests/fuzz/corpus/$$t $(O)/fuzz/corpus/$$t || exit 1; \
+		echo "  FUZZ    $$t ($(FUZZ_SECONDS) s)"; \
+		$(O)/fuzz/$$t -max_total_time=$(FUZZ_SECONDS) -timeout=10 -print_final_stats=1 \
+			-artifact_prefix=$(O)/fuzz/$$t- $(O)/fuzz/corpus/$$t \
+			> $(O)/fuzz/$$t.log 2>&1 || { fail=1; echo "bootmark: $$t crashed, see $(O)/fuzz/$$t.log"; }; \
+		grep -E '^(stat::number_of_executed_units|Done )' $(O)/fuzz/$$t.log; \
+	done; exit $$fail
+
 # make run works on a fresh Debian 12: it installs what is missing before building.
 run:
 	$(Q)sh host/install-deps.sh
@@ -170,6 +198,7 @@ deps:
 clean:
 	rm -rf $(O)
 
-.PHONY: all check check-unit check-image check-host check-report check-e2e check-bisect run bench deps clean
+.PHONY: all check check-unit check-image check-host check-report check-e2e check-bisect run bench deps \
+	clean fuzz
 .SECONDARY:
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

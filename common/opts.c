@@ -201,6 +201,9 @@ static int set_size(const struct bm_opt *o, void *dst, const char *val, char *er
 	if (rc)
 		return opt_err(err, errlen, rc, "option '%s': '%.64s' is not a size (like 512, 4k, 32M, 2G)",
 			       o->name, val);
+	if (o->max <= 0 && o->min > 0 && v < (uint64_t)o->min)
+		return opt_err(err, errlen, -ERANGE, "option '%s': %s is below the minimum of "
+			       "%lld bytes", o->name, val, o->min);
 	if ((o->min > 0 && v < (uint64_t)o->min) || (o->max > 0 && v > (uint64_t)o->max))
 		return opt_err(err, errlen, -ERANGE, "option '%s': %s is outside %lld..%lld bytes",
 			       o->name, val, o->min, o->max);

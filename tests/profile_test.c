@@ -74,6 +74,12 @@ static void test_suite(void)
 	TAP_EQ_INT(s.repeat, 1, "repeat defaults to 1");
 	ret = bm_suite_parse(&s, "t", "suite repeat=0\ndd\n", err, sizeof(err));
 	tap_ok(ret < 0 && strstr(err, "repeat") && strstr(err, ":1"), "repeat=0: %s", err);
+	/* seen with the fuzz seed suite_size_zero: a size option without a maximum
+	 * printed its range as "67108864..0 bytes" */
+	ret = bm_suite_parse(&s, "t", "suite disk_size=0\ndd\n", err, sizeof(err));
+	tap_ok(ret == -ERANGE && strstr(err, "minimum of 67108864"), "disk_size=0: %s", err);
+	ret = bm_suite_parse(&s, "t", "suite disk_size=-1G\ndd\n", err, sizeof(err));
+	tap_ok(ret < 0 && strstr(err, "negative"), "disk_size=-1G: %s", err);
 	ret = bm_suite_parse(&s, "t", "suite disk_size=lots\ndd\n", err, sizeof(err));
 	tap_ok(ret < 0 && strstr(err, "disk_size"), "bad size: %s", err);
 	ret = bm_suite_parse(&s, "t", "suite repeat\ndd\n", err, sizeof(err));
