@@ -104,7 +104,7 @@ struct bisect {
 /* One spec per line; every one parsed and checked before anything boots. */
 static int load_candidates(struct bisect *B)
 {
-	char *text, *line, *save = NULL, err[512];
+	char *text, *line, *save = NULL, err[512] = "";
 	size_t len;
 	int rc, lineno = 0;
 
