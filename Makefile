@@ -52,9 +52,10 @@ LIB_SRC       := $(COMMON_SRC) $(RUNNER_SRC) $(INITRAMFS_SRC) $(HOST_SRC)
 
 # --- static musl runner ---------------------------------------------------------------
 # libaio is copied into a folder of its own: pointing musl-gcc at the system library
-# folder would pull in glibc's libc.a.
+# folder would pull in glibc's libc.a.  A grouped target (&:): one cp makes both
+# files; with a plain two-target rule make -j2 ran two cp at once and one failed.
 AIO_DIR := $(O)/libaio
-$(AIO_DIR)/libaio.a $(AIO_DIR)/libaio.h:
+$(AIO_DIR)/libaio.a $(AIO_DIR)/libaio.h &:
 	$(Q)mkdir -p $(AIO_DIR)
 	$(Q)cp /usr/lib/x86_64-linux-gnu/libaio.a /usr/include/libaio.h $(AIO_DIR)/
 
