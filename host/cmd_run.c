@@ -134,7 +134,9 @@ static int make_labels(struct plan *p)
 		for (dup = 1, j = 0; j < i; j++)
 			dup += !strcmp(p->spec[j].release, p->spec[i].release);
 		if (dup > 1)
-			snprintf(p->label[i], sizeof(p->label[i]), "%s-%d", p->spec[i].release, dup);
+			/* "_" sorts after ".": folders list in --kernel order, and
+			 * compare's baseline stays the first kernel */
+			snprintf(p->label[i], sizeof(p->label[i]), "%s_%d", p->spec[i].release, dup);
 		else
 			snprintf(p->label[i], sizeof(p->label[i]), "%s", p->spec[i].release);
 	}
@@ -279,7 +281,7 @@ static void print_table(struct plan *p, struct bm_boot *boots, int n)
 
 		char label[sizeof(boots[i].label)], *dot;
 
-		/* the label, not the release: "6.1.0-53-amd64-2" is the same
+		/* the label, not the release: "6.1.0-53-amd64_2" is the same
 		 * release booted with other arguments */
 		snprintf(label, sizeof(label), "%s", boots[i].label);
 		dot = strrchr(label, '.');

@@ -97,7 +97,7 @@ static int add_boot(const char *dir, void *arg)
 	bm_classify(&b->r, &con, BM_WATCH_NONE, NULL);
 	snprintf(b->label, sizeof(b->label), "%s", label);
 	k = bm_hello_get(&b->r, "kernel");
-	/* a folder bootmark made names the kernel spec ("6.1.0-53-amd64-2" is the
+	/* a folder bootmark made names the kernel spec ("6.1.0-53-amd64_2" is the
 	 * same release with other arguments, "c03" a bisect candidate); a log
 	 * parsed elsewhere only has the release it booted */
 	if (bm_path(meta, sizeof(meta), "%s/meta.json", dir) || !bm_is_file(meta)) {
