@@ -161,7 +161,32 @@ check-report: all
 check-bisect: all
 	$(Q)BM=$(O)/bootmark sh tests/bisect.sh
 
-check: check-unit check-image check-host check-report check-e2e check-bisect
+# the appliance booted through PXE in QEMU (pxelinux and iPXE from the user network's
+# TFTP server), its shape against a direct run, a box's queue advance (docs/pxe.md)
+check-pxe: all
+	$(Q)BM=$(O)/bootmark sh tests/pxe.sh
+
+# bootmark lava: jobs against Debian's lava-common schema, LAVA's monitor on a QEMU run
+check-lava: all
+	$(Q)BM=$(O)/bootmark sh tests/lava.sh
+
+# bootmark capture on a console log built from two QEMU boots: --file, --tcp with a
+# dropped connection, --serial on a pty, --follow with a rotation, SIGINT, --pxe
+check-capture: all
+	$(Q)BM=$(O)/bootmark sh tests/capture.sh
+
+# Disk safety in QEMU: a decoy disk next to the target, right/wrong/ambiguous settings.
+check-disk: all
+	$(Q)BM=$(O)/bootmark sh tests/disk_safety.sh
+
+# The hardware watchdog (QEMU's i6300esb): a hung or panicked box is reset
+check-watchdog: all
+	$(Q)BM=$(O)/bootmark sh tests/watchdog.sh
+
+# The lab (bare-metal) parts, each proved in QEMU: disk safety, PXE, capture, LAVA, watchdog
+check-lab: check-disk check-pxe check-capture check-lava check-watchdog
+
+check: check-unit check-image check-host check-report check-e2e check-bisect check-lab
 
 # --- make fuzz: libFuzzer on the parsers (not part of check) ------------------------------
 # Each target runs on a copy of its committed corpus, so new inputs stay in $(O)/fuzz/;
@@ -200,6 +225,7 @@ clean:
 	rm -rf $(O)
 
 .PHONY: all check check-unit check-image check-host check-report check-e2e check-bisect run bench deps \
+	check-disk check-pxe check-capture check-lava check-watchdog check-lab \
 	clean fuzz
 .SECONDARY:
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

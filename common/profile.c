@@ -157,6 +157,44 @@ int bm_fsprof_mkfs_argv(const struct bm_fsprof *p, const char *dev, char *buf,
 	return n;
 }
 
+const char *bm_mkfs_label_opt(const char *type)
+{
+	static const struct { const char *type, *opt; } opts[] = {
+		{ "ext2", "-L" }, { "ext3", "-L" }, { "ext4", "-L" }, { "xfs", "-L" },
+		{ "jfs", "-L" }, { "btrfs", "-L" }, { "reiserfs", "-l" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(opts) / sizeof(opts[0]); i++)
+		if (!strcmp(type, opts[i].type))
+			return opts[i].opt;
+	return NULL;
+}
+
+int bm_mkfs_argv_label(const char *type, char *argv[], int n, int max, const char *label)
+{
+	const char *opt = bm_mkfs_label_opt(type);
+	int i;
+
+	if (!opt || n < 1)
+		return n;
+	/* A label the profile sets is replaced: mkfs.xfs rejects a repeated -L. */
+	for (i = 1; i + 1 < n; i++)
+		if (!strcmp(argv[i], opt)) {
+			if (i + 2 == n)   /* "-L" right before the device: no value */
+				return -EINVAL;
+			argv[i + 1] = (char *)label;
+			return n;
+		}
+	if (n + 3 > max)
+		return -E2BIG;
+	argv[n + 1] = argv[n - 1];  /* the device stays last */
+	argv[n - 1] = (char *)opt;
+	argv[n] = (char *)label;
+	argv[n + 2] = NULL;
+	return n + 2;
+}
+
 static const struct bm_opt suite_opts[] = {
 	{ .name = "disk_size", .type = BM_OPT_SIZE, .off = offsetof(struct bm_suite, disk_size),
 	  .def = "1G", .min = 64 << 20, .max = 0, .help = "size of the test disk" },

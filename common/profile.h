@@ -39,6 +39,13 @@ int bm_fsprof_load(struct bm_fsprof *p, const char *dir, const char *name,
 /* Splits p->mkfs into argv (pointing into buf), appends dev, NULL-terminates. */
 int bm_fsprof_mkfs_argv(const struct bm_fsprof *p, const char *dev, char *buf,
 			size_t buflen, char *argv[], int max);
+/* The mkfs option that sets a label for filesystem type ("-L", reiserfs "-l"),
+ * NULL when unknown. */
+const char *bm_mkfs_label_opt(const char *type);
+/* Makes an argv from bm_fsprof_mkfs_argv (n words, the device last) set label:
+ * the value of a label option already there is replaced, else the option is
+ * inserted before the device.  The new n, or -E2BIG / -EINVAL. */
+int bm_mkfs_argv_label(const char *type, char *argv[], int n, int max, const char *label);
 
 #define BM_SUITE_JOBS 32
 

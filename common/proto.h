@@ -36,6 +36,7 @@ enum bm_rec_type {
 	BM_REC_RESULT = 'R', /* one test's measurements; keys m_<name>=<value>:<unit> */
 	BM_REC_ERROR  = 'E', /* class=<config|disk|setup|bench|module|internal> msg=... */
 	BM_REC_END    = 'Z', /* last record: n=<seq of this record> */
+	BM_REC_METRIC = 'M', /* bootmark.lava=1: id= result= measurement= units= (LAVA) */
 };
 
 /* Encoder: build one line in place. */

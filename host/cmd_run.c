@@ -123,23 +123,14 @@ static int need(const char *what, const char *v)
 	return -EINVAL;
 }
 
-/* Labels are releases, made unique; local specs are resolved for it. */
+/* Labels as every command makes them (bm_setup_label). */
 static int make_labels(struct plan *p)
 {
-	int i, j, dup;
+	int i;
 
-	for (i = 0; i < p->nk; i++) {
-		if (bm_setup_check_kernel(&p->spec[i]))
+	for (i = 0; i < p->nk; i++)
+		if (bm_setup_label(p->spec, i, p->label[i], sizeof(p->label[i])))
 			return -EINVAL;
-		for (dup = 1, j = 0; j < i; j++)
-			dup += !strcmp(p->spec[j].release, p->spec[i].release);
-		if (dup > 1)
-			/* "_" sorts after ".": folders list in --kernel order, and
-			 * compare's baseline stays the first kernel */
-			snprintf(p->label[i], sizeof(p->label[i]), "%s_%d", p->spec[i].release, dup);
-		else
-			snprintf(p->label[i], sizeof(p->label[i]), "%s", p->spec[i].release);
-	}
 	return 0;
 }
 

@@ -241,9 +241,28 @@ int bm_list_merge(char *buf, size_t len, const char *add)
 	return 0;
 }
 
+/* The value of "key = value" in line when the key is key, else NULL; cuts comments. */
+static char *conf_value(char *line, const char *key)
+{
+	char *p = line + strspn(line, " \t"), *v, *end;
+	size_t n = strlen(key);
+
+	if (strncmp(p, key, n) || !strchr(" \t=", p[n]))
+		return NULL;
+	v = strchr(p, '=');
+	if (!v)
+		return NULL;
+	v += 1 + strspn(v + 1, " \t");
+	end = v + strcspn(v, "#");
+	while (end > v && strchr(" \t\r", end[-1]))
+		end--;
+	*end = '\0';
+	return v;
+}
+
 int bm_conf_modules(const char *configs, char *buf, size_t len)
 {
-	char path[4096], *text, *line, *save = NULL;
+	char path[4096], image[1024] = "", *text, *line, *save = NULL, *v;
 	size_t tlen;
 	int rc;
 
@@ -255,22 +274,15 @@ int bm_conf_modules(const char *configs, char *buf, size_t len)
 		return 0;
 	if (rc)
 		return rc;
-	/* Only the one key the host needs; the runner parses the file fully. */
+	/* Only the keys the host needs; the runner parses the file fully.  The
+	 * archive carries the boot modules and image_modules (loaded only when
+	 * bootmark.modules= on a lab box's command line names them). */
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char *p = line + strspn(line, " \t"), *v, *end;
-
-		if (strncmp(p, "modules", 7) || !strchr(" \t=", p[7]))
-			continue;
-		v = strchr(p, '=');
-		if (!v)
-			continue;
-		v += 1 + strspn(v + 1, " \t");
-		end = v + strcspn(v, "#");
-		while (end > v && strchr(" \t\r", end[-1]))
-			end--;
-		*end = '\0';
-		snprintf(buf, len, "%s", v);
+		if ((v = conf_value(line, "modules")))
+			snprintf(buf, len, "%s", v);
+		else if ((v = conf_value(line, "image_modules")))
+			snprintf(image, sizeof(image), "%s", v);
 	}
 	free(text);
-	return 0;
+	return bm_list_merge(buf, len, image);
 }

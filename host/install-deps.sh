@@ -23,6 +23,13 @@ file:file
 apt-get:apt
 dpkg-deb:dpkg
 git:git
+/usr/lib/PXELINUX/pxelinux.0:pxelinux
+/usr/lib/syslinux/modules/bios/ldlinux.c32:syslinux-common
+/usr/lib/ipxe/qemu/efi-virtio.rom:ipxe-qemu
+/usr/lib/python3/dist-packages/lava_common/schemas/__init__.py:lava-common
+/usr/lib/python3/dist-packages/pexpect/__init__.py:python3-pexpect
+/usr/lib/python3/dist-packages/yaml/__init__.py:python3-yaml
+sfdisk:fdisk
 python3:python3"
 
 missing=""

@@ -19,6 +19,9 @@ static const struct {
 	{ "report", bm_cmd_report, "compare's tables and plots as one HTML file (-o FILE)" },
 	{ "bisect", bm_cmd_bisect, "the first bad kernel of an ordered list (metric or boot)" },
 	{ "bisect-step", bm_cmd_bisect_step, "one step of git bisect run: exit 0 good, 1 bad, 125 skip" },
+	{ "pxe", bm_cmd_pxe, "a TFTP tree (pxelinux, iPXE) booting kernels on lab boxes, with queues" },
+	{ "capture", bm_cmd_capture, "a box's console (UART, TCP, log file) -> results folders" },
+	{ "lava", bm_cmd_lava, "a LAVA job: one test case per metric, on a lab's boxes" },
 	{ "bench-boot", bm_cmd_bench, "time to HELLO against a trivial init (make bench)" },
 };
 

@@ -16,6 +16,7 @@ static const char *const status_names[] = {
 	[BM_ST_PROTOCOL_ERROR] = "protocol-error",
 	[BM_ST_RUN_ERROR] = "run-error",
 	[BM_ST_INFRA_ERROR] = "infra-error",
+	[BM_ST_DISK_REFUSED] = "disk-refused",
 };
 
 const char *bm_status_name(enum bm_status st)

@@ -21,6 +21,7 @@ enum bm_status {
 	BM_ST_PROTOCOL_ERROR,  /* bm_stream_check() failed after a HELLO */
 	BM_ST_RUN_ERROR,       /* complete, but E records or Z errors > 0 */
 	BM_ST_INFRA_ERROR,     /* QEMU could not be started */
+	BM_ST_DISK_REFUSED,    /* the runner refused the test disk (E class "refused") */
 };
 
 /* How the QEMU process ended, as seen by the watchdog. */

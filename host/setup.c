@@ -121,6 +121,19 @@ int bm_setup_check_kernel(struct bm_kspec *k)
 	return 0;
 }
 
+int bm_setup_label(struct bm_kspec *spec, int i, char *label, size_t len)
+{
+	int j, dup = 1;
+
+	if (bm_setup_check_kernel(&spec[i]))
+		return -EINVAL;
+	for (j = 0; j < i; j++)
+		dup += !strcmp(spec[j].release, spec[i].release);
+	/* "_" sorts after the ".b<N>" of repeats: folders list in --kernel
+	 * order, and compare's baseline stays the first kernel */
+	return bm_label_dup(label, len, spec[i].release, dup);
+}
+
 void bm_setup_run_cfg(const struct bm_setup *s, const struct bm_boot_opts *o, const char *out,
 		      const char *suite, const char *fs, struct bm_run_cfg *c)
 {

@@ -76,6 +76,9 @@ int bm_setup_load(struct bm_setup *s, const struct bm_boot_opts *o, const char *
 		  const char *fs);
 /* A local spec must resolve, a Debian release must exist.  0 or -EINVAL. */
 int bm_setup_check_kernel(struct bm_kspec *k);
+/* Checks spec[i] (bm_setup_check_kernel) and labels it as every command does:
+ * its release, "_2", "_3"... when spec[0..i-1] had the release already. */
+int bm_setup_label(struct bm_kspec *spec, int i, char *label, size_t len);
 /* The run configuration for boots writing under out. */
 void bm_setup_run_cfg(const struct bm_setup *s, const struct bm_boot_opts *o, const char *out,
 		      const char *suite, const char *fs, struct bm_run_cfg *c);

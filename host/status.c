@@ -80,6 +80,17 @@ static void classify_complete(struct bm_results *r)
 	set(r, BM_ST_COMPLETED, "");
 }
 
+/* The message of the first E record of class "refused", or NULL. */
+static const char *refusal(const struct bm_results *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nerr; i++)
+		if (!strcmp(r->err[i].cls, "refused"))
+			return r->err[i].msg;
+	return NULL;
+}
+
 void bm_classify(struct bm_results *r, const struct bm_console *c,
 		 enum bm_watch w, const char *watch_why)
 {
@@ -91,6 +102,12 @@ void bm_classify(struct bm_results *r, const struct bm_console *c,
 	}
 	if (c && c->panic) {
 		set(r, BM_ST_PANIC, c->panic_line);
+		return;
+	}
+	/* A refusal is the configuration's or the disk's fault, not the kernel's:
+	 * say so even if the stream that carried it is damaged. */
+	if (refusal(r)) {
+		set(r, BM_ST_DISK_REFUSED, refusal(r));
 		return;
 	}
 	/* A complete stream is valid even if QEMU then failed to power off. */

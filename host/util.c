@@ -231,3 +231,10 @@ int bm_safe_name(const char *s)
 	}
 	return 1;
 }
+
+int bm_label_dup(char *buf, size_t len, const char *release, int dup)
+{
+	if (dup > 1)
+		return bm_path(buf, len, "%s_%d", release, dup);
+	return bm_path(buf, len, "%s", release);
+}

@@ -42,6 +42,10 @@ void bm_utc_now(char *buf, size_t len);
 int bm_run_id(char out[9]);
 /* 1 when s is a safe single path component made of [A-Za-z0-9._+-]. */
 int bm_safe_name(const char *s);
+/* The boot folder label of the dup-th boot (1, 2, ...) of one release, as
+ * "bootmark run" names them: "6.1.0-53-amd64", "6.1.0-53-amd64_2" ("_" sorts
+ * after the ".b<N>" of repeats).  Returns what bm_path returns. */
+int bm_label_dup(char *buf, size_t len, const char *release, int dup);
 
 /*
  * Runs argv (execvp, no shell) in cwd (NULL = ours) with stdin from

@@ -16,13 +16,25 @@
 	.help = h }
 
 static const char *const finish_choices[] = { "poweroff", "reboot", "halt", NULL };
+static const char *const fault_choices[] = { "none", "panic", "hang", NULL };
 
 const struct bm_opt runner_opts[] = {
 	OPT_STR("run", run, "", "run id, 8 lowercase hex digits (default: random)"),
 	OPT_STR("suite", suite, "smoke", "suite name, a file in <etc>/suites/"),
 	OPT_STR("fs", fs, "ext4", "comma list of filesystem profiles (<etc>/fs/)"),
 	OPT_STR("disk_serial", disk_serial, "BMSCRATCH0",
-		"serial of the disk the runner may overwrite"),
+		"serial of the disk the runner may overwrite (\"\" = any serial)"),
+	OPT_STR("disk_wwn", disk_wwn, "",
+		"WWN the disk must also have (device/wwid or wwid; case and a naa./eui./0x "
+		"prefix are ignored)"),
+	OPT_STR("disk_model", disk_model, "",
+		"model the disk must also have, \"model\" or \"vendor model\" (device/model, "
+		"device/vendor; on the command line only a model without spaces)"),
+	{ .name = "disk_size", .type = BM_OPT_SIZE, .off = offsetof(struct runner_cfg, disk_size),
+	  .def = "0", .help = "exact size the disk must also have (bytes, or 64G), 0 = any" },
+	OPT_STR("disk_wipe", disk_wipe, "",
+		"serial of the chosen disk: overwrite it even if it holds a partition table "
+		"or filesystem bootmark did not make"),
 	OPT_STR("results", results, "/dev/console", "device the records are written to"),
 	{ .name = "finish", .type = BM_OPT_STR, .off = offsetof(struct runner_cfg, finish),
 	  .len = sizeof(((struct runner_cfg *)0)->finish), .def = "poweroff",
@@ -32,12 +44,24 @@ const struct bm_opt runner_opts[] = {
 		"seconds to wait for the test disk to appear"),
 	OPT_STR("modules", modules, "virtio_pci,virtio_blk",
 		"modules loaded at boot, comma list (names or aliases)"),
+	OPT_STR("image_modules", image_modules, "",
+		"modules the host puts in the image besides the boot modules (lab disk controllers, "
+		"watchdog drivers); name them in modules= to load them"),
 	OPT_STR("modules_dir", modules_dir, "",
 		"module tree (default /lib/modules/<uname -r>)"),
 	OPT_STR("etc", etc_dir, "/etc/bootmark", "directory holding suites/ and fs/"),
 	OPT_STR("mnt", mnt, "/mnt/test", "mount point of the test filesystem"),
 	OPT_INT("loglevel", loglevel, "1", 0, 2,
 		"runner messages on the console: 0 errors, 1 progress, 2 debug"),
+	OPT_INT("watchdog", watchdog, "0", 0, 3600,
+		"arm the hardware watchdog with this timeout in seconds during the run, 0 = off"),
+	OPT_STR("watchdog_dev", watchdog_dev, "/dev/watchdog", "the watchdog device"),
+	{ .name = "lava", .type = BM_OPT_BOOL, .off = offsetof(struct runner_cfg, lava),
+	  .def = "0", .help = "also write one M record per metric, for LAVA's monitors" },
+	{ .name = "fault", .type = BM_OPT_STR, .off = offsetof(struct runner_cfg, fault),
+	  .len = sizeof(((struct runner_cfg *)0)->fault), .def = "none", .choices = fault_choices,
+	  .help = "tests only: after HELLO, crash the kernel (panic) or freeze the runner and "
+		  "its watchdog feeding (hang)" },
 	BM_OPT_END
 };
 
@@ -68,20 +92,22 @@ int runner_cfg_load(struct runner_cfg *c, const char *conf_text,
 	return runner_cfg_check(c, err, errlen);
 }
 
-static int is_name_char(int ch)
+/* Module names may have capitals (iTCO_wdt); suites and profiles may not. */
+static int is_name_char(int ch, int upper)
 {
 	return (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') ||
-	       ch == '_' || ch == '-';
+	       ch == '_' || ch == '-' || (upper && ch >= 'A' && ch <= 'Z');
 }
 
-/* "a,b,c" of [a-z0-9_-]+ items; no empty items. */
-static int check_list(const char *key, const char *v, int allow_empty,
+/* "a,b,c" of [a-z0-9_-]+ items; no empty items.  A module list (modlist)
+ * may be empty and may have capitals. */
+static int check_list(const char *key, const char *v, int modlist,
 		      char *err, size_t errlen)
 {
 	const char *p;
 	size_t item = 0;
 
-	if (!*v && allow_empty)
+	if (!*v && modlist)
 		return 0;
 	for (p = v;; p++) {
 		if (*p == ',' || !*p) {
@@ -92,7 +118,7 @@ static int check_list(const char *key, const char *v, int allow_empty,
 			if (!*p)
 				return 0;
 			item = 0;
-		} else if (!is_name_char((unsigned char)*p)) {
+		} else if (!is_name_char((unsigned char)*p, modlist)) {
 			snprintf(err, errlen, "%s: bad character '%c' in \"%s\"", key, *p, v);
 			return -EINVAL;
 		} else {
@@ -121,12 +147,15 @@ int runner_cfg_check(const struct runner_cfg *c, char *err, size_t errlen)
 		ret = check_list("suite", c->suite, 0, err, errlen);
 	if (!ret)
 		ret = check_list("modules", c->modules, 1, err, errlen);
+	if (!ret)
+		ret = check_list("image_modules", c->image_modules, 1, err, errlen);
 	if (!ret && strchr(c->suite, ',')) {
 		snprintf(err, errlen, "suite: one name expected, got \"%s\"", c->suite);
 		ret = -EINVAL;
 	}
-	if (!ret && !c->disk_serial[0]) {
-		snprintf(err, errlen, "disk_serial: empty; the runner writes only to a named disk");
+	if (!ret && !c->disk_serial[0] && !c->disk_wwn[0] && !c->disk_model[0]) {
+		snprintf(err, errlen, "disk_serial, disk_wwn and disk_model are all empty; "
+			 "the runner writes only to a named disk");
 		ret = -EINVAL;
 	}
 	if (!ret && c->results[0] != '/') {

@@ -18,16 +18,25 @@ struct runner_cfg {
 	char run[16];          /* 8 lowercase hex; "" = generate one */
 	char suite[32];
 	char fs[128];          /* comma list of profile names */
-	char disk_serial[64];
+	char disk_serial[64];  /* disk selectors: every one that is set must match */
+	char disk_wwn[64];
+	char disk_model[64];
+	uint64_t disk_size;    /* exact size in bytes, 0 = any */
+	char disk_wipe[64];    /* serial of a disk whose foreign signatures may be overwritten */
 	char results[64];      /* device the records go to */
 	char finish[16];       /* poweroff | reboot | halt */
 	long long heartbeat;   /* seconds between B records */
 	long long disk_wait;   /* seconds to wait for the test disk */
 	char modules[256];     /* boot modules, comma list */
+	char image_modules[256]; /* carried by the image, loaded only if named in modules */
 	char modules_dir[128]; /* "" = /lib/modules/$(uname -r) */
 	char etc_dir[128];     /* where suites/ and fs/ live */
 	char mnt[64];          /* mount point of the test filesystem */
 	long long loglevel;    /* runner diagnostics on stderr: 0 quiet .. 2 debug */
+	long long watchdog;    /* seconds; 0 = do not arm the hardware watchdog */
+	char watchdog_dev[64];
+	int lava;              /* also one M record per metric (LAVA monitors) */
+	char fault[16];        /* tests only: none | panic | hang, after HELLO */
 };
 
 extern const struct bm_opt runner_opts[];

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* Test disk discovery and safety checks (disk.h). */
+/* Choosing the test disk from sysfs (disk.h); the checks are in diskcheck.c. */
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -14,202 +14,241 @@
 #include "disk.h"
 #include "profile.h"
 
-/* Reads a small sysfs attribute, trimmed of surrounding whitespace. */
-static int read_attr(const char *dir, const char *name, const char *attr,
-		     char *out, size_t len)
+static void trim_copy(char *out, size_t len, const char *s)
 {
-	char path[512], *buf, *s, *e;
+	const char *e;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	for (e = s + strlen(s); e > s && isspace((unsigned char)e[-1]); e--)
+		;
+	snprintf(out, len, "%.*s", (int)(e - s), s);
+}
+
+int disk_read_attr(const char *dir, const char *name, const char *attr,
+		   char *out, size_t len)
+{
+	char path[512], *buf;
 	int ret;
 
 	snprintf(path, sizeof(path), "%s/%s/%s", dir, name, attr);
 	ret = bm_read_file(path, &buf, NULL, 4096);
 	if (ret)
 		return ret;
-	for (s = buf; isspace((unsigned char)*s); s++)
-		;
-	for (e = s + strlen(s); e > s && isspace((unsigned char)e[-1]); e--)
-		;
-	*e = '\0';
-	snprintf(out, len, "%s", s);
+	trim_copy(out, len, buf);
 	free(buf);
 	return 0;
 }
 
-static int serial_matches(const char *sysblock, const char *name, const char *serial,
-			  char *found, size_t len)
+/* SCSI disks show their serial only in the binary VPD page 0x80:
+ * 4 header bytes (length in bytes 2-3), then the serial, space padded. */
+static int read_vpd80(const char *sysblock, const char *name, char *out, size_t len)
 {
-	char v[256];
+	unsigned char buf[256];
+	char text[256], path[512];
+	size_t n, i;
+	ssize_t got;
+	int fd;
 
-	if (!read_attr(sysblock, name, "serial", v, sizeof(v)) && !strcmp(v, serial))
-		goto out_match;
-	if (!read_attr(sysblock, name, "device/serial", v, sizeof(v)) && !strcmp(v, serial))
-		goto out_match;
-	/* wwid carries a prefix ("t10.QEMU ... BMSCRATCH0"), so contains, not equals. */
-	if (!read_attr(sysblock, name, "device/wwid", v, sizeof(v)) && strstr(v, serial))
-		goto out_match;
-	return 0;
-out_match:
-	if (snprintf(found, len, "%s", v) >= (int)len)
-		found[len - 1] = '\0';
-	return 1;
+	snprintf(path, sizeof(path), "%s/%s/device/vpd_pg80", sysblock, name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	got = read(fd, buf, sizeof(buf));
+	close(fd);
+	if (got < 4 || buf[1] != 0x80)
+		return -EINVAL;
+	n = (size_t)(buf[2] << 8 | buf[3]);
+	if (n > (size_t)got - 4)
+		n = (size_t)got - 4;
+	for (i = 0; i < n && buf[4 + i]; i++)
+		text[i] = isprint(buf[4 + i]) ? (char)buf[4 + i] : '?';
+	text[i] = '\0';
+	trim_copy(out, len, text);
+	return out[0] ? 0 : -ENODATA;
 }
 
-static int fill_info(const char *sysblock, const char *name, struct disk_info *d)
+/* Lower case, without naa./eui./0x: "naa.5000C500A1" and "0x5000c500a1" are one WWN. */
+static void wwn_norm(const char *in, char *out, size_t len)
 {
-	char v[64];
+	static const char *const prefixes[] = { "naa.", "eui.", "0x" };
+	size_t i, o = 0;
+
+	while (isspace((unsigned char)*in))
+		in++;
+	for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (!strncasecmp(in, prefixes[i], strlen(prefixes[i])))
+			in += strlen(prefixes[i]);
+	for (; *in && o + 1 < len; in++)
+		if (!isspace((unsigned char)*in))
+			out[o++] = (char)tolower((unsigned char)*in);
+	out[o] = '\0';
+}
+
+/* Whether word is one whole space-separated word of s ("t10.ATA QEMU ... SERIAL"). */
+static int has_word(const char *s, const char *word)
+{
+	size_t n = strlen(word);
+	const char *p;
+
+	for (p = strstr(s, word); p; p = strstr(p + 1, word))
+		if ((p == s || isspace((unsigned char)p[-1])) &&
+		    (!p[n] || isspace((unsigned char)p[n])))
+			return 1;
+	return 0;
+}
+
+/* What sysfs says about one disk; 0, or -ENODEV without a dev attribute. */
+static int disk_read(const char *sysblock, const char *name, struct disk_info *d,
+		     char *wwid, size_t wwidlen)
+{
+	char v[256], vendor[64] = "";
 	unsigned long long sectors;
 
-	snprintf(d->name, sizeof(d->name), "%s", name);
-	snprintf(d->dev, sizeof(d->dev), "/dev/%s", name);
-	if (!read_attr(sysblock, name, "size", v, sizeof(v)) &&
+	memset(d, 0, sizeof(*d));
+	if (strlen(name) >= sizeof(d->name))
+		return -ENAMETOOLONG;
+	snprintf(d->name, sizeof(d->name), "%.31s", name);
+	snprintf(d->dev, sizeof(d->dev), "/dev/%.31s", name);
+	if (disk_read_attr(sysblock, name, "serial", d->serial, sizeof(d->serial)) &&
+	    disk_read_attr(sysblock, name, "device/serial", d->serial, sizeof(d->serial)))
+		read_vpd80(sysblock, name, d->serial, sizeof(d->serial));
+	wwid[0] = '\0';
+	if (disk_read_attr(sysblock, name, "wwid", wwid, wwidlen))
+		disk_read_attr(sysblock, name, "device/wwid", wwid, wwidlen);
+	/* A t10. id is vendor, model and serial run together, not a WWN. */
+	if (strncasecmp(wwid, "t10.", 4))
+		snprintf(d->wwn, sizeof(d->wwn), "%s", wwid);
+	disk_read_attr(sysblock, name, "device/vendor", vendor, sizeof(vendor));
+	if (!disk_read_attr(sysblock, name, "device/model", v, sizeof(v))) {
+		snprintf(d->model, sizeof(d->model), "%s%s%.60s", vendor, vendor[0] ? " " : "", v);
+		d->model_at = vendor[0] ? strlen(vendor) + 1 : 0;
+	}
+	if (!disk_read_attr(sysblock, name, "size", v, sizeof(v)) &&
 	    sscanf(v, "%llu", &sectors) == 1)
 		d->size = (uint64_t)sectors * 512; /* sysfs size is in 512-byte units */
-	if (!read_attr(sysblock, name, "dev", v, sizeof(v)) &&
+	if (!disk_read_attr(sysblock, name, "dev", v, sizeof(v)) &&
 	    sscanf(v, "%u:%u", &d->major, &d->minor) == 2)
 		return 0;
 	return -ENODEV;
 }
 
-/* "a, b, c"; names that do not fit are left out. */
-static void append_name(char *list, size_t len, const char *name)
+static int disk_matches(const struct disk_sel *sel, const struct disk_info *d,
+			const char *wwid)
 {
-	size_t used = strlen(list), n = strlen(name);
+	char a[128], b[128];
 
-	if (used + n + 3 > len)
-		return;
-	if (used) {
-		memcpy(list + used, ", ", 2);
-		used += 2;
+	if (sel->serial[0] && strcmp(d->serial, sel->serial) && !has_word(wwid, sel->serial))
+		return 0;
+	if (sel->wwn[0]) {
+		wwn_norm(sel->wwn, a, sizeof(a));
+		wwn_norm(d->wwn, b, sizeof(b));
+		if (!b[0] || strcmp(a, b))
+			return 0;
 	}
-	memcpy(list + used, name, n + 1);
+	/* d->model is "vendor model"; the model alone matches too. */
+	if (sel->model[0] && strcasecmp(d->model, sel->model) &&
+	    strcasecmp(d->model + d->model_at, sel->model))
+		return 0;
+	return !sel->size || d->size == sel->size;
 }
 
-int disk_find(const char *sysblock, const char *serial, struct disk_info *d,
+/* ram, loop and zram devices are never a test disk; anything else is kept,
+ * and the checks refuse what must not be written. */
+static int candidate(const char *name)
+{
+	return name[0] != '.' && strncmp(name, "ram", 3) && strncmp(name, "loop", 4) &&
+	       strncmp(name, "zram", 4);
+}
+
+/* Appends "; vda serial=X size=N wwn=W model='M'" for an operator to fix the config. */
+static void append_seen(char *list, size_t len, const struct disk_info *d)
+{
+	size_t used = strlen(list);
+	int n;
+
+	if (used + 8 >= len)
+		return;
+	n = snprintf(list + used, len - used, "%s%s serial=%s size=%" PRIu64 "%s%s%s%s%s",
+		     used ? "; " : "", d->name, d->serial[0] ? d->serial : "(none)", d->size,
+		     d->wwn[0] ? " wwn=" : "", d->wwn, d->model[0] ? " model='" : "",
+		     d->model, d->model[0] ? "'" : "");
+	if ((size_t)n >= len - used)
+		snprintf(list + len - 5, 5, "...");
+}
+
+static void describe_sel(const struct disk_sel *sel, char *out, size_t len)
+{
+	snprintf(out, len, "%s%s%s%s%s%s%s", sel->serial[0] ? " serial=" : "", sel->serial,
+		 sel->wwn[0] ? " wwn=" : "", sel->wwn, sel->model[0] ? " model='" : "",
+		 sel->model, sel->model[0] ? "'" : "");
+	if (sel->size)
+		snprintf(out + strlen(out), len - strlen(out), " size=%" PRIu64, sel->size);
+}
+
+int disk_find(const char *sysblock, const struct disk_sel *sel, struct disk_info *d,
 	      char *err, size_t errlen)
 {
-	char names[256] = "", found[64] = "", first[32] = "";
+	char seen[800] = "", matched[400] = "", wwid[128], want[256];
+	struct disk_info cur;
 	struct dirent *de;
+	int n = 0, cands = 0;
 	DIR *dir;
-	int n = 0;
 
 	dir = opendir(sysblock);
 	if (!dir) {
 		snprintf(err, errlen, "cannot open %s: %s", sysblock, strerror(errno));
-		return -errno;
+		return -ENOENT;
 	}
 	while ((de = readdir(dir))) {
-		if (de->d_name[0] == '.')
+		if (!candidate(de->d_name) || disk_read(sysblock, de->d_name, &cur, wwid, sizeof(wwid)))
 			continue;
-		if (!serial_matches(sysblock, de->d_name, serial, found, sizeof(found)))
+		cands++;
+		append_seen(seen, sizeof(seen), &cur);
+		if (!disk_matches(sel, &cur, wwid))
 			continue;
-		if (!n++ && strlen(de->d_name) < sizeof(first))
-			memcpy(first, de->d_name, strlen(de->d_name) + 1);
-		append_name(names, sizeof(names), de->d_name);
+		append_seen(matched, sizeof(matched), &cur);
+		if (!n++)
+			*d = cur;
 	}
 	closedir(dir);
+	describe_sel(sel, want, sizeof(want));
+	if (!cands) {
+		snprintf(err, errlen, "no disk at all in %s (wanted%s)", sysblock, want);
+		return -ENXIO;
+	}
 	if (n == 0) {
-		snprintf(err, errlen, "no disk with serial %s in %s", serial, sysblock);
+		snprintf(err, errlen, "no disk matches%s; seen: %s", want, seen);
 		return -ENODEV;
 	}
 	if (n > 1) {
-		snprintf(err, errlen, "%d disks with serial %s: %s; refusing to guess",
-			 n, serial, names);
+		snprintf(err, errlen, "%d disks match%s; refusing to guess: %s", n, want, matched);
 		return -EEXIST;
-	}
-	memset(d, 0, sizeof(*d));
-	snprintf(d->serial, sizeof(d->serial), "%s", serial);
-	if (fill_info(sysblock, first, d)) {
-		snprintf(err, errlen, "cannot read %s/%s/dev", sysblock, first);
-		return -ENODEV;
 	}
 	return 0;
 }
 
-int disk_wait(const char *sysblock, const char *serial, int wait_s,
+int disk_wait(const char *sysblock, const struct disk_sel *sel, int wait_s,
 	      struct disk_info *d, char *err, size_t errlen)
 {
 	/* Short naps: the disk usually appears within milliseconds of the
 	 * driver loading, and every boot waits for it before HELLO. */
 	struct timespec nap = { 0, 10 * 1000 * 1000 };
+
+	struct timespec settle = { 0, 300 * 1000 * 1000 };
 	int tries = wait_s * 100, ret;
 
 	for (;;) {
-		ret = disk_find(sysblock, serial, d, err, errlen);
+		ret = disk_find(sysblock, sel, d, err, errlen);
 		/* Several matches will not get better by waiting. */
-		if (ret != -ENODEV || tries-- <= 0)
-			return ret;
+		if ((ret != -ENODEV && ret != -ENXIO) || tries-- <= 0)
+			break;
 		nanosleep(&nap, NULL);
 	}
-}
-
-static int has_holders(const char *sysblock, const char *name)
-{
-	char path[512];
-	struct dirent *de;
-	DIR *dir;
-	int n = 0;
-
-	snprintf(path, sizeof(path), "%s/%s/holders", sysblock, name);
-	dir = opendir(path);
-	if (!dir)
-		return 0;
-	while ((de = readdir(dir)))
-		if (de->d_name[0] != '.')
-			n++;
-	closedir(dir);
-	return n;
-}
-
-/* Field 3 of mountinfo is major:minor of the mounted device. */
-static int is_mounted(const char *mountinfo, unsigned major, unsigned minor)
-{
-	char *buf, *line, *next;
-	unsigned ma, mi;
-	int hit = 0;
-
-	if (bm_read_file(mountinfo, &buf, NULL, 1 << 20))
-		return 0;
-	for (line = buf; line && *line && !hit; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		if (sscanf(line, "%*s %*s %u:%u", &ma, &mi) == 2 && ma == major &&
-		    mi == minor)
-			hit = 1;
-	}
-	free(buf);
-	return hit;
-}
-
-int disk_check_safe(const char *sysblock, const char *mountinfo,
-		    const struct disk_info *d, int try_open, char *err, size_t errlen)
-{
-	char v[32];
-	int fd;
-
-	if (!read_attr(sysblock, d->name, "ro", v, sizeof(v)) && strcmp(v, "0")) {
-		snprintf(err, errlen, "%s is read-only", d->dev);
-		return -EROFS;
-	}
-	if (!read_attr(sysblock, d->name, "removable", v, sizeof(v)) && strcmp(v, "0")) {
-		snprintf(err, errlen, "%s is removable; refusing to write to it", d->dev);
-		return -EPERM;
-	}
-	if (has_holders(sysblock, d->name)) {
-		snprintf(err, errlen, "%s has holders (md, dm or similar); refusing", d->dev);
-		return -EBUSY;
-	}
-	if (is_mounted(mountinfo, d->major, d->minor)) {
-		snprintf(err, errlen, "%s is mounted; refusing", d->dev);
-		return -EBUSY;
-	}
-	if (!try_open)
-		return 0;
-	fd = open(d->dev, O_RDWR | O_EXCL | O_CLOEXEC);
-	if (fd < 0) {
-		snprintf(err, errlen, "cannot open %s exclusively: %s", d->dev, strerror(errno));
-		return -errno;
-	}
-	close(fd);
-	return 0;
+	if (ret || !wait_s)
+		return ret;
+	/* Drivers probe disks one after another: a second disk that matches
+	 * too may appear a moment later.  Look again before trusting one. */
+	nanosleep(&settle, NULL);
+	return disk_find(sysblock, sel, d, err, errlen);
 }

@@ -1,8 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Finding the test disk by serial number, and the checks made before the
- * runner writes to it.  sysfs and /proc paths are parameters so tests can
- * point them at a fixture tree.
+ * Choosing the test disk (by serial, WWN, model and exact size; never by
+ * name) and the checks made before the runner writes to it.  sysfs and
+ * /proc paths are parameters so tests can point them at a fixture tree.
+ *
+ * Return codes tell a refusal (the configuration or the disk's state says
+ * "do not write here") from a disk subsystem that shows nothing at all:
+ *   -ENOENT  sysblock cannot be read            (not a refusal)
+ *   -ENXIO   no candidate disk at all           (not a refusal)
+ *   anything else from disk_find/disk_check_*   a refusal
  */
 #ifndef BM_RUNNER_DISK_H
 #define BM_RUNNER_DISK_H
@@ -10,24 +16,47 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct disk_sel {            /* every selector that is set must match */
+	const char *serial;      /* "" = any */
+	const char *wwn;         /* "" = any; compared without naa./eui./0x, any case */
+	const char *model;       /* "" = any; "model" or "vendor model" */
+	uint64_t size;           /* bytes, 0 = any */
+};
+
 struct disk_info {
 	char name[32];       /* vda */
 	char dev[48];        /* /dev/vda */
-	char serial[64];
+	char serial[64];     /* "" if sysfs shows none */
+	char wwn[80];        /* as sysfs shows it, "" if none */
+	char model[80];      /* "vendor model" when both are known */
+	size_t model_at;     /* where the model alone starts in model */
 	uint64_t size;       /* bytes */
 	unsigned major, minor;
+	int wiped;           /* set by the caller after disk_wipe */
 };
 
-/* Scans sysblock (/sys/block) for exactly one disk whose serial, device/serial
- * or device/wwid matches.  -ENODEV none, -EEXIST several (err lists them). */
-int disk_find(const char *sysblock, const char *serial, struct disk_info *d,
+/* Scans sysblock (/sys/block) for exactly one disk that matches sel.
+ * -ENODEV none, -EEXIST several; err lists the disks seen. */
+int disk_find(const char *sysblock, const struct disk_sel *sel, struct disk_info *d,
 	      char *err, size_t errlen);
-/* disk_find, retried every 100 ms for up to wait_s seconds. */
-int disk_wait(const char *sysblock, const char *serial, int wait_s,
+/* disk_find, retried every 10 ms for up to wait_s seconds while nothing matches. */
+int disk_wait(const char *sysblock, const struct disk_sel *sel, int wait_s,
 	      struct disk_info *d, char *err, size_t errlen);
-/* Refuses read-only, removable, held or mounted disks, and one that
- * O_EXCL cannot open.  mountinfo: /proc/self/mountinfo. */
-int disk_check_safe(const char *sysblock, const char *mountinfo,
+/* Reads /sysblock/name/attr (a small sysfs file), trimmed of surrounding whitespace. */
+int disk_read_attr(const char *sysblock, const char *name, const char *attr,
+		   char *out, size_t len);
+/* Refuses read-only or removable disks, and a disk or partition that has
+ * holders, is mounted (mountinfo: /proc/self/mountinfo) or is swap (swaps:
+ * /proc/swaps).  With try_open, also one that O_EXCL cannot open. */
+int disk_check_safe(const char *sysblock, const char *mountinfo, const char *swaps,
 		    const struct disk_info *d, int try_open, char *err, size_t errlen);
+/* Refuses a disk with partitions or a signature bootmark did not put there
+ * (disksig.h), unless wipe equals d->serial: then *wiped is set, and the caller
+ * must call disk_wipe before writing.  dev: the device to read (d->dev). */
+int disk_check_foreign(const char *sysblock, const char *dev, const struct disk_info *d,
+		       const char *wipe, int *wiped, char *err, size_t errlen);
+/* Zeroes the first and last MiB of dev (every probed signature, GPT's backup,
+ * md 0.90/1.0) and asks the kernel to drop its partitions. */
+int disk_wipe(const char *dev, uint64_t size, char *err, size_t errlen);
 
 #endif

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "emit.h"
+#include "emit_int.h"
 
 double emit_now(void)
 {
@@ -90,7 +91,7 @@ static int write_line(struct emitter *e, const char *buf, size_t len)
 	return 0;
 }
 
-static int begin(struct emitter *e, struct bm_line *l, char type)
+int emit_begin(struct emitter *e, struct bm_line *l, char type)
 {
 	return bm_line_start(l, e->run, ++e->seq, type);
 }
@@ -114,7 +115,7 @@ static int finish_or_replace(struct emitter *e, struct bm_line *l, int *replaced
 	return bm_line_finish(l);
 }
 
-static int finish_write(struct emitter *e, struct bm_line *l)
+int emit_finish_write(struct emitter *e, struct bm_line *l)
 {
 	int replaced;
 	int n = finish_or_replace(e, l, &replaced);
@@ -140,10 +141,10 @@ int emit_hello(struct emitter *e, const struct bm_kv *kv, unsigned n)
 	int ret;
 
 	pthread_mutex_lock(&e->lock);
-	begin(e, &l, BM_REC_HELLO);
+	emit_begin(e, &l, BM_REC_HELLO);
 	for (i = 0; i < n; i++)
 		bm_line_add(&l, kv[i].key, kv[i].val);
-	ret = finish_write(e, &l);
+	ret = emit_finish_write(e, &l);
 	pthread_mutex_unlock(&e->lock);
 	return ret;
 }
@@ -155,10 +156,10 @@ int emit_phase(struct emitter *e, const char *phase, const struct emit_ctx *c)
 
 	pthread_mutex_lock(&e->lock);
 	snprintf(e->phase, sizeof(e->phase), "%s", phase);
-	begin(e, &l, BM_REC_PHASE);
+	emit_begin(e, &l, BM_REC_PHASE);
 	bm_line_add(&l, "phase", phase);
 	add_ctx(&l, c);
-	ret = finish_write(e, &l);
+	ret = emit_finish_write(e, &l);
 	pthread_mutex_unlock(&e->lock);
 	return ret;
 }
@@ -167,10 +168,10 @@ static int beat_locked(struct emitter *e)
 {
 	struct bm_line l;
 
-	begin(e, &l, BM_REC_BEAT);
+	emit_begin(e, &l, BM_REC_BEAT);
 	bm_line_add(&l, "phase", e->phase);
 	bm_line_addf(&l, "t", "%.1f", emit_now());
-	return finish_write(e, &l);
+	return emit_finish_write(e, &l);
 }
 
 int emit_beat(struct emitter *e)
@@ -276,6 +277,13 @@ static int keep_rline(struct emitter *e, const char *buf, size_t len)
 	return 0;
 }
 
+void emit_set_lava(struct emitter *e, int on)
+{
+	pthread_mutex_lock(&e->lock);
+	e->lava = on ? 1 : 0;
+	pthread_mutex_unlock(&e->lock);
+}
+
 static void add_metrics(struct bm_line *l, const struct bm_result *r)
 {
 	char key[BM_KEY_MAX], num[64];
@@ -303,7 +311,7 @@ int emit_result_kv(struct emitter *e, const struct bm_result *r,
 	int n, ret, replaced;
 
 	pthread_mutex_lock(&e->lock);
-	begin(e, &l, BM_REC_RESULT);
+	emit_begin(e, &l, BM_REC_RESULT);
 	bm_line_add(&l, "wl", r->wl);
 	bm_line_add(&l, "test", r->test);
 	bm_line_add(&l, "fs", c->fs);
@@ -322,6 +330,8 @@ int emit_result_kv(struct emitter *e, const struct bm_result *r,
 	}
 	if (replaced) {
 		ret = write_line(e, l.buf, (size_t)n);
+		if (e->lava && (n = emit_lava_failure(e, "internal", c)) && !ret)
+			ret = n;
 		goto out_unlock;
 	}
 	/* Counted even if the copy fails: the record itself is still written. */
@@ -329,6 +339,8 @@ int emit_result_kv(struct emitter *e, const struct bm_result *r,
 	n = write_line(e, l.buf, (size_t)n);
 	e->nresults++;
 	if (!ret)
+		ret = n;
+	if (e->lava && (n = emit_lava_metrics(e, r, c)) && !ret)
 		ret = n;
 out_unlock:
 	pthread_mutex_unlock(&e->lock);
@@ -348,12 +360,17 @@ int emit_error(struct emitter *e, const char *cls, const struct emit_ctx *c,
 	va_end(ap);
 	fprintf(stderr, "bootmark-runner: %s\n", msg);
 	pthread_mutex_lock(&e->lock);
-	begin(e, &l, BM_REC_ERROR);
+	emit_begin(e, &l, BM_REC_ERROR);
 	bm_line_add(&l, "class", cls);
 	bm_line_add(&l, "msg", msg);
 	add_ctx(&l, c);
-	ret = finish_write(e, &l);
+	ret = emit_finish_write(e, &l);
 	e->nerrors++;
+	if (e->lava) {
+		int n = emit_lava_failure(e, cls, c);
+
+		ret = ret ? ret : n;
+	}
 	pthread_mutex_unlock(&e->lock);
 	return ret;
 }
@@ -371,11 +388,11 @@ int emit_end(struct emitter *e)
 		if (r && !ret)
 			ret = r;
 	}
-	begin(e, &l, BM_REC_END);
+	emit_begin(e, &l, BM_REC_END);
 	bm_line_addf(&l, "n", "%llu", (unsigned long long)e->seq);
 	bm_line_addf(&l, "results", "%u", e->nresults);
 	bm_line_addf(&l, "errors", "%u", e->nerrors);
-	r = finish_write(e, &l);
+	r = emit_finish_write(e, &l);
 	pthread_mutex_unlock(&e->lock);
 	return ret ? ret : r;
 }

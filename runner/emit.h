@@ -33,6 +33,8 @@ struct emitter {
 	long long beat_secs;
 	double last_emit;        /* CLOCK_BOOTTIME seconds of the last record */
 	char phase[16];
+	int lava;                /* also M records: one per metric, one per failure */
+	char last_fail[BM_VAL_MAX]; /* id of the last failure M: one per failing test */
 };
 
 /* Opens path (O_WRONLY|O_NOCTTY; raw mode when it is a tty). 0 or -errno. */
@@ -40,6 +42,26 @@ int emit_open(struct emitter *e, const char *path, const char *run);
 /* Uses an already open fd (tests: a pipe or a file). */
 void emit_init_fd(struct emitter *e, int fd, const char *run);
 void emit_close(struct emitter *e);
+
+/*
+ * With lava set, every R record is followed by one M record per metric and
+ * every E record by one failure M (docs/protocol.md, docs/lava.md), which a
+ * LAVA monitor pattern turns into test cases.
+ */
+void emit_set_lava(struct emitter *e, int on);
+/*
+ * The M id: "<fs>__<test>__r<rep>__<metric>", or without the metric for a
+ * failed test, and "run__<cls>" for an error outside any test (fs NULL or
+ * rep 0: what the E record names, which has no fs= key then).  Each part is
+ * lowercased and every run of other bytes than [a-z0-9] becomes one "_",
+ * trimmed at both ends, so an id is made of LAVA's word characters (LAVA
+ * keeps it as it is) and "__" only ever separates parts (ids stay unique).
+ */
+void emit_lava_id(char *buf, size_t len, const char *fs, const char *test, int rep,
+		  const char *metric, const char *cls);
+/* A unit as an M record carries it: "%" is "percent", other bytes outside
+ * '!'..'~' are "_", empty is "none" (no escape shows up in LAVA). */
+void emit_lava_unit(char *buf, size_t len, const char *unit);
 
 /* Starts/stops the heartbeat thread. */
 int emit_beat_start(struct emitter *e, long long secs);

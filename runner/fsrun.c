@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "disksig.h"
 #include "fsrun.h"
 #include "log.h"
 #include "measure.h"
@@ -198,6 +199,10 @@ static int do_mkfs(struct fsrun *r, struct test_ref *t)
 
 	n = bm_fsprof_mkfs_argv(&r->prof[t->fs], r->disk->dev, buf, sizeof(buf),
 				argv, BM_ARGV_MAX);
+	/* The label marks the disk as ours for the next boot's signature check
+	 * (diskcheck.c); user profiles need not carry it. */
+	if (n > 0)
+		n = bm_mkfs_argv_label(r->prof[t->fs].type, argv, n, BM_ARGV_MAX, DISKSIG_OURS);
 	if (n < 0) {
 		emit_error(r->em, "config", &t->ec, "fs/%s: mkfs line unusable: %s",
 			   r->prof[t->fs].name, strerror(-n));

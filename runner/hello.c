@@ -88,8 +88,16 @@ unsigned hello_collect(struct bm_kv *kv, const struct runner_cfg *cfg,
 	put(kv, &n, "ncpu", "%ld", sysconf(_SC_NPROCESSORS_ONLN));
 	put(kv, &n, "mem_kb", "%lld", mem_total_kb());
 	put(kv, &n, "disk", "%s", disk ? disk->dev : "");
-	put(kv, &n, "disk_serial", "%s", cfg->disk_serial);
+	put(kv, &n, "disk_serial", "%s",
+	    disk && disk->serial[0] ? disk->serial : cfg->disk_serial);
 	put(kv, &n, "disk_size", "%" PRIu64, disk ? disk->size : 0);
+	/* What sysfs says, so a report shows which physical disk was measured. */
+	if (disk && disk->wwn[0])
+		put(kv, &n, "disk_wwn", "%s", disk->wwn);
+	if (disk && disk->model[0])
+		put(kv, &n, "disk_model", "%s", disk->model);
+	if (disk && disk->wiped)
+		put(kv, &n, "disk_wiped", "1");
 	put(kv, &n, "suite", "%s", cfg->suite);
 	put(kv, &n, "fs", "%s", cfg->fs);
 	put(kv, &n, "config", "%08x", runner_cfg_hash(cfg));

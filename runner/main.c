@@ -29,6 +29,7 @@
 #include "log.h"
 #include "modload.h"
 #include "profile.h"
+#include "wdog.h"
 
 struct boot {
 	struct runner_cfg cfg;
@@ -40,6 +41,8 @@ struct boot {
 	int have_mi;
 	struct disk_info disk;
 	int have_disk;
+	int refused;       /* the disk may not be written (E class "refused") */
+	struct wdog wd;
 };
 
 static void usage(FILE *f)
@@ -211,17 +214,79 @@ static int boot_modules(struct boot *b, char *err, size_t errlen)
 	return ret;
 }
 
+/*
+ * Chooses the test disk and decides whether it may be written (disk.h).
+ * 0, or -errno with the reason in err; b->refused tells a refusal (a disk
+ * the configuration or its contents rule out) from no disk being visible
+ * at all.  Nothing is written unless disk_wipe names the disk's serial.
+ */
 static int find_disk(struct boot *b, char *err, size_t errlen)
 {
-	int ret;
+	const struct disk_sel sel = { b->cfg.disk_serial, b->cfg.disk_wwn, b->cfg.disk_model,
+				      b->cfg.disk_size };
+	int ret, wiped = 0;
 
-	ret = disk_wait("/sys/block", b->cfg.disk_serial, (int)b->cfg.disk_wait,
-			&b->disk, err, errlen);
+	ret = disk_wait("/sys/block", &sel, (int)b->cfg.disk_wait, &b->disk, err, errlen);
+	if (ret == -ENOENT || ret == -ENXIO)
+		return ret;
 	if (!ret)
-		ret = disk_check_safe("/sys/block", "/proc/self/mountinfo", &b->disk, 1,
-				      err, errlen);
-	b->have_disk = !ret;
-	return ret;
+		ret = disk_check_safe("/sys/block", "/proc/self/mountinfo", "/proc/swaps",
+				      &b->disk, 1, err, errlen);
+	if (!ret)
+		ret = disk_check_foreign("/sys/block", b->disk.dev, &b->disk, b->cfg.disk_wipe,
+					 &wiped, err, errlen);
+	if (ret) {
+		b->refused = 1;
+		return ret;
+	}
+	if (wiped) {
+		rlog(RLOG_INFO, "%s", err);
+		ret = disk_wipe(b->disk.dev, b->disk.size, err, errlen);
+		if (ret)
+			return ret;
+		b->disk.wiped = 1;
+	}
+	b->have_disk = 1;
+	return 0;
+}
+
+/* A watchdog that cannot be armed does not stop the run; its E record shows
+ * that the box ran without the protection it was configured with. */
+static void arm_watchdog(struct boot *b)
+{
+	char err[300];
+
+	if (!b->cfg.watchdog)
+		return;
+	if (wdog_arm(&b->wd, b->cfg.watchdog_dev, (int)b->cfg.watchdog, err, sizeof(err))) {
+		emit_error(&b->em, "watchdog", NULL, "%s", err);
+		return;
+	}
+	rlog(RLOG_INFO, "watchdog %s armed, %d s", b->cfg.watchdog_dev, b->wd.timeout);
+}
+
+/*
+ * bootmark.fault= (tests of the host and of the watchdog): a kernel crash,
+ * or a runner that stops everything, feeding the watchdog included, as a
+ * frozen box would.  Neither returns.
+ */
+static void inject_fault(struct boot *b)
+{
+	int fd;
+
+	if (!strcmp(b->cfg.fault, "none"))
+		return;
+	rlog(RLOG_ERR, "fault injection: %s", b->cfg.fault);
+	if (!strcmp(b->cfg.fault, "panic")) {
+		fd = open("/proc/sysrq-trigger", O_WRONLY);
+		if (fd >= 0 && write(fd, "c", 1) < 0)
+			rlog(RLOG_ERR, "sysrq-trigger: %s", strerror(errno));
+	}
+	/* hang, or a panic that did not happen */
+	emit_beat_stop(&b->em);
+	wdog_release(&b->wd, 0);  /* no magic close: it stays armed and fires */
+	for (;;)
+		pause();
 }
 
 static void say_hello(struct boot *b)
@@ -235,7 +300,7 @@ static void say_hello(struct boot *b)
 
 static void run(struct boot *b)
 {
-	char mod_err[300] = "", disk_err[300] = "";
+	char mod_err[300] = "", disk_err[600] = "";
 	struct fsrun fr;
 	int mod_ret = 0, disk_ret = -ENODEV;
 
@@ -253,12 +318,24 @@ static void run(struct boot *b)
 		emit_error(&b->em, "module", NULL, "%s", mod_err);
 		return;
 	}
+	if (disk_ret && b->refused) {
+		/* The record holds 255 bytes of it; the console gets the whole list. */
+		if (strlen(disk_err) > 250)
+			rlog(RLOG_ERR, "%s", disk_err);
+		emit_error(&b->em, "refused", NULL, "%s", disk_err);
+		/* Whatever finish= says: a reboot would loop a PXE box into the
+		 * same refusal. */
+		snprintf(b->cfg.finish, sizeof(b->cfg.finish), "poweroff");
+		return;
+	}
 	if (disk_ret) {
 		emit_error(&b->em, "disk", NULL, "%s", disk_err);
 		return;
 	}
 	rlog(RLOG_INFO, "test disk %s (%s), %llu bytes", b->disk.dev, b->disk.serial,
 	     (unsigned long long)b->disk.size);
+	arm_watchdog(b);
+	inject_fault(b);
 	if (fsrun_setup(&fr, &b->cfg, &b->em, b->have_mi ? &b->mi : NULL, &b->disk) == 0)
 		fsrun_run(&fr);
 	fsrun_free(&fr);
@@ -305,10 +382,13 @@ int main(int argc, char **argv)
 	read_config(&b);
 	ensure_run_id(&b.cfg);
 	open_results(&b);
+	emit_set_lava(&b.em, b.cfg.lava);
 	if (emit_beat_start(&b.em, b.cfg.heartbeat))
 		rlog(RLOG_ERR, "no heartbeat thread; records will still be written");
 	run(&b);
 	emit_end(&b.em);
+	/* halt means stay down; otherwise a hung reboot is still recovered */
+	wdog_release(&b.wd, !strcmp(b.cfg.finish, "halt"));
 	emit_close(&b.em);
 	finish(&b.cfg);
 }

@@ -471,6 +471,38 @@ static void test_stream_end(void)
 	free_lines(l, n);
 }
 
+/*
+ * M records (bootmark.lava=1): one metric each after its R, with a seq of
+ * their own, not repeated before Z, counted neither as results nor errors.
+ */
+static void test_stream_metric(void)
+{
+	struct bm_stream s;
+	char *l[16], why[128] = "";
+	int n = 0;
+
+	l[n++] = mk(RUN, 1, 'H', "v=1 kernel=6.1.0-53-amd64");
+	l[n++] = mk(RUN, 2, 'R', "wl=dd test=dd32w fs=ext4 rep=1 m_real=1.5:s m_bw=81.8:MiB/s");
+	l[n++] = mk(RUN, 3, 'M', "id=ext4__dd32w__r1__real result=pass measurement=1.5 units=s");
+	l[n++] = mk(RUN, 4, 'M', "id=ext4__dd32w__r1__bw result=pass measurement=81.8 units=MiB/s");
+	l[n++] = mk(RUN, 5, 'E', "class=setup msg=no fs=ext4 test=dd32r rep=1");
+	l[n++] = mk(RUN, 6, 'M', "id=ext4__dd32r__r1 result=fail measurement=0 units=none");
+	l[n++] = strdup(l[1]);
+	l[n++] = mk(RUN, 7, 'Z', "n=7 results=1 errors=1");
+	TAP_EQ_INT(scan1(l[3]), 1, "an M record decodes");
+	tap_ok(rec.type == 'M' && !strcmp(bm_rec_get(&rec, "units") ?: "", "MiB/s"),
+	       "M type and units");
+	bm_stream_init(&s, RUN);
+	TAP_EQ_INT(judge(&s, l, n, -1, why), 0, "a run with M records is complete");
+	TAP_EQ_STR(why, "complete: 7 records", "every M record counted as a record");
+	bm_stream_free(&s);
+	bm_stream_init(&s, RUN);
+	judge(&s, l, n, 3, why);
+	TAP_EQ_STR(why, "missing seq 4", "a lost M record is a lost line");
+	bm_stream_free(&s);
+	free_lines(l, n);
+}
+
 /* Lines as they arrive: CRLF, printk interleaved, one record split. */
 static void test_stream_log(void)
 {
@@ -504,6 +536,7 @@ int main(void)
 	test_stream_repeat();
 	test_stream_foreign();
 	test_stream_end();
+	test_stream_metric();
 	test_stream_log();
 	return tap_done();
 }

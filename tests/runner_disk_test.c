@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
-/* runner/disk.c against a fake /sys/block tree and mountinfo in a temp dir. */
+/* runner/disk.c against a fake /sys/block tree, mountinfo, swaps and disk images
+ * in a temp dir. */
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,13 +14,14 @@
 #include "tap.h"
 
 static char root[] = "/tmp/bm-disk-XXXXXX";
+static char sysblock[256], mi[256], swaps[256];
 
 static int rm_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
 {
 	return remove(path);
 }
 
-static void put(const char *rel, const char *text)
+static void put_bytes(const char *rel, const void *data, size_t n)
 {
 	char path[512], *slash;
 	FILE *f;
@@ -30,14 +33,21 @@ static void put(const char *rel, const char *text)
 		*slash = '/';
 	}
 	f = fopen(path, "w");
-	if (!f)
+	if (!f || fwrite(data, 1, n, f) != n)
 		tap_bail("cannot build the fake sysfs tree");
-	fputs(text, f);
 	fclose(f);
+}
+
+static void put(const char *rel, const char *text)
+{
+	put_bytes(rel, text, strlen(text));
 }
 
 static void tree(void)
 {
+	/* SCSI VPD page 0x80: header, then the serial. */
+	static const unsigned char vpd80[] = { 0, 0x80, 0, 8, 'S', 'C', 'S', 'I', 'S', 'N', '1', ' ' };
+
 	put("block/vda/serial", "BMSCRATCH0\n");
 	put("block/vda/size", "2097152\n");
 	put("block/vda/dev", "253:0\n");
@@ -45,6 +55,7 @@ static void tree(void)
 	put("block/vda/removable", "0\n");
 	put("block/vdb/serial", "OTHERDISK\n");
 	put("block/vdb/dev", "253:16\n");
+	put("block/vdb/size", "131072\n");
 	put("block/sda/device/wwid", "t10.ATA     QEMU HARDDISK    QM00001 SATASERIAL7\n");
 	put("block/sda/dev", "8:0\n");
 	put("block/sda/size", "8\n");
@@ -54,68 +65,268 @@ static void tree(void)
 	put("block/sdb/removable", "1\n");
 	put("block/sdc/serial", "TWIN\n");
 	put("block/sdc/dev", "8:32\n");
+	put("block/sdd/device/wwid", "naa.5000c500a1b2c3d4\n");
+	put("block/sdd/device/vendor", "QEMU    \n");
+	put("block/sdd/device/model", "QEMU HARDDISK   \n");
+	put("block/sdd/dev", "8:48\n");
+	put("block/sdd/size", "4096\n");
+	put_bytes("block/sde/device/vpd_pg80", vpd80, sizeof(vpd80));
+	put("block/sde/device/vendor", "QEMU\n");
+	put("block/sde/device/model", "QEMU HARDDISK\n");
+	put("block/sde/dev", "8:64\n");
+	put("block/sde/size", "131072\n");
+	put("block/nvme0n1/wwid", "eui.0025388b71b0e1a2\n");
+	put("block/nvme0n1/device/serial", "NVME0SN\n");
+	put("block/nvme0n1/dev", "259:0\n");
+	put("block/nvme0n1/device/model", "Samsung SSD 970 EVO\n");
 	put("block/vdc/serial", "HELD\n");
 	put("block/vdc/dev", "253:32\n");
 	put("block/vdc/holders/dm-0", "");
 	put("block/vdd/serial", "MOUNTED\n");
 	put("block/vdd/dev", "253:48\n");
+	put("block/vdd/vdd2/partition", "2\n");
+	put("block/vdd/vdd2/dev", "253:50\n");
+	put("block/vde/serial", "PARTHELD\n");
+	put("block/vde/dev", "253:64\n");
+	put("block/vde/vde1/partition", "1\n");
+	put("block/vde/vde1/dev", "253:65\n");
+	put("block/vde/vde1/holders/md0", "");
+	put("block/vdf/serial", "SWAPPART\n");
+	put("block/vdf/dev", "253:80\n");
+	put("block/vdf/vdf3/partition", "3\n");
+	put("block/vdf/vdf3/dev", "253:83\n");
+	put("block/vdg/serial", "SWAPDISK\n");
+	put("block/vdg/dev", "253:96\n");
+	put("block/dm-0/dev", "254:0\n");
+	put("block/dm-0/size", "4096\n");
+	put("block/dm-0/slaves/vdc", "");
+	/* Never candidates, whatever their serial says. */
+	put("block/loop0/serial", "BMSCRATCH0\n");
+	put("block/loop0/dev", "7:0\n");
+	put("block/ram0/dev", "1:0\n");
 	put("mountinfo", "22 1 0:21 / /proc rw - proc proc rw\n"
-			 "40 1 253:48 / /mnt rw - ext4 /dev/vdd rw\n");
+			 "40 1 253:50 / /mnt rw - ext4 /dev/vdd2 rw\n");
+	put("swaps", "Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority\n"
+		     "/dev/vdf3                               partition\t1048572\t\t0\t\t-2\n"
+		     "/dev/vdg                                partition\t1048572\t\t0\t\t-3\n"
+		     "/swapfile                               file\t\t1048572\t\t0\t\t-4\n");
 }
 
-static void test_find(const char *sysblock)
+/* Finds with the given selectors; returns disk_find's code, the name in name. */
+static int find(const char *serial, const char *wwn, const char *model, uint64_t size,
+		char *name, char *err, size_t errlen)
 {
+	const struct disk_sel sel = { serial, wwn, model, size };
 	struct disk_info d;
-	char err[256] = "";
-
-	TAP_EQ_INT(disk_find(sysblock, "BMSCRATCH0", &d, err, sizeof(err)), 0, "serial file");
-	TAP_EQ_STR(d.dev, "/dev/vda", "dev path");
-	TAP_EQ_INT(d.size, 2097152ull * 512, "size from sectors");
-	TAP_EQ_INT(d.major * 1000 + d.minor, 253000, "major:minor");
-	TAP_EQ_INT(disk_find(sysblock, "SATASERIAL7", &d, err, sizeof(err)), 0, "wwid contains");
-	TAP_EQ_STR(d.name, "sda", "wwid disk");
-	tap_ok(disk_find(sysblock, "NOPE", &d, err, sizeof(err)) == -ENODEV &&
-	       strstr(err, "no disk with serial NOPE"), "none: %s", err);
-	tap_ok(disk_find(sysblock, "TWIN", &d, err, sizeof(err)) == -EEXIST &&
-	       strstr(err, "sdb") && strstr(err, "sdc"), "two, both named: %s", err);
-	tap_ok(disk_find(sysblock, "BMSCRATCH", &d, err, sizeof(err)) == -ENODEV,
-	       "serial file must match whole");
-	TAP_EQ_INT(disk_wait(sysblock, "NOPE", 0, &d, err, sizeof(err)), -ENODEV, "no wait");
-}
-
-static void check(const char *sysblock, const char *mi, const char *serial, int want,
-		  const char *needle)
-{
-	struct disk_info d;
-	char err[256] = "";
 	int ret;
 
-	if (disk_find(sysblock, serial, &d, err, sizeof(err))) {
+	err[0] = name[0] = '\0';
+	ret = disk_find(sysblock, &sel, &d, err, errlen);
+	if (!ret)
+		strcpy(name, d.name);
+	return ret;
+}
+
+static void want(const char *serial, const char *wwn, const char *model, uint64_t size,
+		 const char *disk, const char *what)
+{
+	char name[32], err[1024];
+	int ret = find(serial, wwn, model, size, name, err, sizeof(err));
+
+	tap_ok(!ret && !strcmp(name, disk), "%s: %s (%d %s)", what, name, ret, err);
+}
+
+static void refuse(const char *serial, const char *wwn, const char *model, uint64_t size,
+		   int code, const char *needle, const char *needle2, const char *what)
+{
+	char name[32], err[1024];
+	int ret = find(serial, wwn, model, size, name, err, sizeof(err));
+
+	tap_ok(ret == code && strstr(err, needle) && (!needle2 || strstr(err, needle2)),
+	       "%s: %d %s", what, ret, err);
+}
+
+static void test_find(void)
+{
+	const struct disk_sel sel = { "BMSCRATCH0", "", "", 0 };
+	struct disk_info d;
+	char err[512] = "";
+
+	TAP_EQ_INT(disk_find(sysblock, &sel, &d, err, sizeof(err)), 0, "serial file");
+	TAP_EQ_STR(d.dev, "/dev/vda", "dev path (loop0 with the same serial is no candidate)");
+	TAP_EQ_INT(d.size, 2097152ull * 512, "size from sectors");
+	TAP_EQ_INT(d.major * 1000 + d.minor, 253000, "major:minor");
+	TAP_EQ_STR(d.serial, "BMSCRATCH0", "serial kept");
+	want("SATASERIAL7", "", "", 0, "sda", "serial as a word of a t10 wwid");
+	want("SCSISN1", "", "", 0, "sde", "serial from VPD page 0x80");
+	want("NVME0SN", "", "", 0, "nvme0n1", "serial from device/serial");
+	refuse("BMSCRATCH", "", "", 0, -ENODEV, "no disk matches serial=BMSCRATCH", NULL,
+	       "serial must match whole");
+	refuse("QM00001 SATA", "", "", 0, -ENODEV, "no disk matches", NULL,
+	       "wwid words, not substrings");
+	refuse("NOPE", "", "", 0, -ENODEV, "no disk matches serial=NOPE",
+	       "vda serial=BMSCRATCH0 size=1073741824", "none: the disks seen are listed");
+	refuse("TWIN", "", "", 0, -EEXIST, "2 disks match serial=TWIN", "sdc", "two by serial");
+
+	want("", "naa.5000c500a1b2c3d4", "", 0, "sdd", "wwn as sysfs has it");
+	want("", "0x5000C500A1B2C3D4", "", 0, "sdd", "wwn with 0x, upper case");
+	want("", "5000c500a1b2c3d4", "", 0, "sdd", "wwn bare");
+	want("", "0025388B71B0E1A2", "", 0, "nvme0n1", "wwn from /sys/block/X/wwid (eui.)");
+	refuse("", "5000c500a1b2c3d5", "", 0, -ENODEV, "no disk matches wwn=", "wwn=naa.5000c500a1b2c3d4",
+	       "wrong wwn, the real one listed");
+	refuse("", "t10.ATA", "", 0, -ENODEV, "no disk matches", NULL, "a t10 id is no wwn");
+
+	refuse("", "", "QEMU HARDDISK", 0, -EEXIST, "2 disks match model='QEMU HARDDISK'",
+	       "sde", "ambiguous model");
+	want("", "", "QEMU QEMU HARDDISK", 2097152, "sdd", "vendor model, and size");
+	want("SCSISN1", "", "qemu harddisk", 0, "sde", "model, any case, with serial");
+	refuse("SCSISN1", "", "OTHER MODEL", 0, -ENODEV, "no disk matches serial=SCSISN1 model=",
+	       NULL, "every selector must match");
+	want("", "", "samsung ssd 970 evo", 0, "nvme0n1", "model without a vendor");
+	refuse("", "", "SSD 970 EVO", 0, -ENODEV, "no disk matches model='SSD 970 EVO'", NULL,
+	       "a model is matched whole");
+	want("", "", "QEMU HARDDISK", 4096ull * 512, "sdd", "model and size");
+	refuse("", "", "", 131072ull * 512, -EEXIST, "2 disks match size=67108864", "vdb",
+	       "ambiguous size");
+	refuse("BMSCRATCH0", "", "", 12345, -ENODEV, "size=12345", "size=1073741824",
+	       "right serial, wrong size");
+	TAP_EQ_INT(disk_wait(sysblock, &(struct disk_sel){ "NOPE", "", "", 0 }, 0, &d, err,
+			     sizeof(err)), -ENODEV, "no wait");
+}
+
+static void test_no_disks(void)
+{
+	const struct disk_sel sel = { "X", "", "", 0 };
+	char path[300], err[512];
+	struct disk_info d;
+
+	put("empty/ram0/dev", "1:0\n");
+	snprintf(path, sizeof(path), "%s/empty", root);
+	tap_ok(disk_find(path, &sel, &d, err, sizeof(err)) == -ENXIO &&
+	       strstr(err, "no disk at all"), "only ram devices: %s", err);
+	snprintf(path, sizeof(path), "%s/nosuch", root);
+	tap_ok(disk_find(path, &sel, &d, err, sizeof(err)) == -ENOENT &&
+	       strstr(err, "cannot open"), "no sysblock: %s", err);
+}
+
+static void check(const char *serial, int want_ret, const char *needle)
+{
+	const struct disk_sel sel = { serial, "", "", 0 };
+	struct disk_info d;
+	char err[512] = "";
+	int ret;
+
+	if (disk_find(sysblock, &sel, &d, err, sizeof(err))) {
 		tap_ok(0, "find %s: %s", serial, err);
 		return;
 	}
-	ret = disk_check_safe(sysblock, mi, &d, 0, err, sizeof(err));
-	tap_ok(ret == want && (!needle || strstr(err, needle)), "%s: %d %s", serial, ret, err);
+	ret = disk_check_safe(sysblock, mi, swaps, &d, 0, err, sizeof(err));
+	tap_ok(ret == want_ret && (!needle || strstr(err, needle)), "%s: %d %s", serial, ret, err);
+}
+
+/* dm-0 has the size of sdd: by size both match, and dm-0 itself is refused. */
+static void check_dm(void)
+{
+	struct disk_info d;
+	char err[512] = "";
+	int ret;
+
+	refuse("", "", "", 4096ull * 512, -EEXIST, "2 disks match size=2097152", "dm-0",
+	       "a dm device is a candidate");
+	memset(&d, 0, sizeof(d));
+	strcpy(d.name, "dm-0");
+	strcpy(d.dev, "/dev/dm-0");
+	ret = disk_check_safe(sysblock, mi, swaps, &d, 0, err, sizeof(err));
+	tap_ok(ret == -EBUSY && strstr(err, "built on other disks (vdc"), "dm-0: %d %s", ret, err);
+}
+
+/* An image file standing in for the disk's device node. */
+static void image(const char *rel, size_t size, size_t off, const void *bytes, size_t n)
+{
+	char *buf = calloc(1, size);
+
+	if (!buf)
+		tap_bail("out of memory");
+	memcpy(buf + off, bytes, n);
+	put_bytes(rel, buf, size);
+	free(buf);
+}
+
+static int foreign(const char *serial, const char *img, const char *wipe, int *wiped,
+		   char *err, size_t errlen)
+{
+	const struct disk_sel sel = { serial, "", "", 0 };
+	struct disk_info d;
+	char dev[300];
+
+	if (disk_find(sysblock, &sel, &d, err, errlen))
+		return -999;
+	snprintf(dev, sizeof(dev), "%s/%s", root, img);
+	return disk_check_foreign(sysblock, dev, &d, wipe, wiped, err, errlen);
+}
+
+static void test_foreign(void)
+{
+	unsigned char ext[200] = { 0 };
+	char err[512], dev[300];
+	int wiped, ret;
+
+	image("zero.img", 1 << 20, 0, "", 0);
+	image("gpt.img", 3 << 20, 512, "EFI PART", 8);
+	memcpy(ext + 56, "\x53\xef", 2);
+	memcpy(ext + 120, "bootmark", 8);
+	image("ours.img", 1 << 20, 1024, ext, sizeof(ext));
+	memcpy(ext + 120, "home\0\0\0\0", 8);
+	image("home.img", 1 << 20, 1024, ext, sizeof(ext));
+
+	TAP_EQ_INT(foreign("BMSCRATCH0", "zero.img", "", &wiped, err, sizeof(err)), 0,
+		   "an all-zero start is fine");
+	TAP_EQ_INT(foreign("BMSCRATCH0", "ours.img", "", &wiped, err, sizeof(err)), 0,
+		   "an ext2 labelled bootmark is ours");
+	ret = foreign("BMSCRATCH0", "home.img", "", &wiped, err, sizeof(err));
+	tap_ok(ret == -ENOTEMPTY && strstr(err, "an ext2 filesystem labelled 'home'") &&
+	       strstr(err, "disk_wipe=BMSCRATCH0"), "a foreign filesystem: %s", err);
+	ret = foreign("BMSCRATCH0", "gpt.img", "OTHERDISK", &wiped, err, sizeof(err));
+	tap_ok(ret == -ENOTEMPTY && strstr(err, "/dev/vda (serial BMSCRATCH0) holds a GPT partition table"),
+	       "GPT, wipe token of another disk: %s", err);
+	ret = foreign("BMSCRATCH0", "gpt.img", "BMSCRATCH0", &wiped, err, sizeof(err));
+	tap_ok(ret == 0 && wiped && strstr(err, "wiping"), "GPT, wipe token matches: %s", err);
+	ret = foreign("MOUNTED", "zero.img", "", &wiped, err, sizeof(err));
+	tap_ok(ret == -ENOTEMPTY && strstr(err, "1 partition (vdd2)"),
+	       "partitions on an empty-looking disk: %s", err);
+
+	snprintf(dev, sizeof(dev), "%s/gpt.img", root);
+	TAP_EQ_INT(disk_wipe(dev, 3 << 20, err, sizeof(err)), 0, "wipe an image");
+	TAP_EQ_INT(foreign("BMSCRATCH0", "gpt.img", "", &wiped, err, sizeof(err)), 0,
+		   "nothing foreign after the wipe");
+	snprintf(dev, sizeof(dev), "%s/nosuch.img", root);
+	tap_ok(disk_wipe(dev, 3 << 20, err, sizeof(err)) == -ENOENT && strstr(err, "cannot open"),
+	       "wipe a missing device: %s", err);
 }
 
 int main(void)
 {
-	char sysblock[256], mi[256];
-
 	tap_plan(0);
 	if (!mkdtemp(root))
 		tap_bail("mkdtemp failed");
 	tree();
 	snprintf(sysblock, sizeof(sysblock), "%s/block", root);
 	snprintf(mi, sizeof(mi), "%s/mountinfo", root);
-	test_find(sysblock);
-	check(sysblock, mi, "BMSCRATCH0", 0, NULL);
-	check(sysblock, mi, "SATASERIAL7", -EROFS, "read-only");
-	check(sysblock, mi, "OTHERDISK", 0, NULL);
-	check(sysblock, mi, "HELD", -EBUSY, "holders");
-	check(sysblock, mi, "MOUNTED", -EBUSY, "mounted");
+	snprintf(swaps, sizeof(swaps), "%s/swaps", root);
+	test_find();
+	test_no_disks();
+	check("BMSCRATCH0", 0, NULL);
+	check("SATASERIAL7", -EROFS, "read-only");
+	check("OTHERDISK", 0, NULL);
+	check("HELD", -EBUSY, "holders (dm-0");
+	check("PARTHELD", -EBUSY, "holders (md0");
+	check("MOUNTED", -EBUSY, "mounted (/dev/vdd2)");
+	check("SWAPPART", -EBUSY, "swap (/dev/vdf3)");
+	check("SWAPDISK", -EBUSY, "swap (/dev/vdg)");
+	check_dm();
 	put("block/sdc/serial", "GONE\n");
-	check(sysblock, mi, "TWIN", -EPERM, "removable");
+	check("TWIN", -EPERM, "removable");
+	test_foreign();
 	nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 	return tap_done();
 }

@@ -1,0 +1,498 @@
+// SPDX-License-Identifier: MIT
+/*
+ * bootmark pxe: a TFTP tree that boots the appliance on real boxes
+ * (docs/pxe.md), and --advance, the manual form of moving a box's queue on.
+ * Everything is checked before the first file is written.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "initrd.h"
+#include "pxe.h"
+#include "setup.h"
+#include "util.h"
+
+struct pxe_opts {
+	char suite[32], fs[256], out[PATH_MAX], mac[32];
+	char console[64], results[64], append[1024], ipxe_base[256], run_seed[64];
+	char disk_serial[64], disk_wwn[64], disk_model[64], disk_size[32], disk_wipe[64];
+	char pxelinux[PATH_MAX], modules_dir[PATH_MAX], advance[16];
+	long long watchdog;
+	int failed;
+	struct bm_boot_opts b;  /* only --configs and --image: nothing boots here */
+};
+
+#define STR(n, f, d, h) { .name = n, .type = BM_OPT_STR, .off = offsetof(struct pxe_opts, f), \
+			  .len = sizeof(((struct pxe_opts *)0)->f), .def = d, .help = h }
+
+static const struct bm_opt pxe_tab[] = {
+	STR("suite", suite, NULL, "suite name: <configs>/suites/NAME (required)"),
+	STR("fs", fs, NULL, "filesystem profiles, comma list (required)"),
+	STR("out", out, NULL, "the TFTP root to write (required)"),
+	STR("mac", mac, NULL, "a box's MAC: it gets the --kernel list as its queue"),
+	STR("console", console, "ttyS0,115200n8", "the kernel's console= (pxelinux gets SERIAL too)"),
+	STR("results", results, "/dev/console", "device the records go to: one UART carries both"),
+	STR("disk-serial", disk_serial, "BMSCRATCH0", "serial of the one disk the runner may overwrite"),
+	STR("disk-wwn", disk_wwn, NULL, "WWN the disk must also have"),
+	STR("disk-model", disk_model, NULL, "model the disk must also have (no spaces)"),
+	STR("disk-size", disk_size, NULL, "exact size the disk must also have (bytes or 64G)"),
+	STR("disk-wipe", disk_wipe, NULL, "the disk's serial again: overwrite foreign signatures"),
+	STR("append", append, NULL, "extra kernel command-line words for every kernel"),
+	{ .name = "watchdog", .type = BM_OPT_INT, .off = offsetof(struct pxe_opts, watchdog),
+	  .def = "0", .min = 0, .max = 3600, .help = "arm the box's hardware watchdog, s (0 = off)" },
+	STR("ipxe-base", ipxe_base, NULL, "URL prefix of the files in the iPXE scripts "
+	    "(default: relative to the script)"),
+	STR("run-seed", run_seed, NULL, "derive run ids from this word: same arguments, same bytes "
+	    "(default: random run ids)"),
+	STR("pxelinux", pxelinux, "/usr/lib/PXELINUX/pxelinux.0", "pxelinux.0 to copy"),
+	STR("syslinux-modules", modules_dir, "/usr/lib/syslinux/modules/bios",
+	    "where ldlinux.c32 is"),
+	BM_BOOT_OPT_STR("configs", struct pxe_opts, b, configs, NULL, NULL,
+			"configs directory (default: <bootmark dir>/../configs)"),
+	BM_BOOT_OPT_STR("image", struct pxe_opts, b, image, NULL, NULL,
+			"base image (default: <bootmark dir>/base.cpio.xz)"),
+	STR("advance", advance, NULL, "with --out and --mac only: run RUN of the box ended; "
+	    "move its queue on"),
+	{ .name = "failed", .type = BM_OPT_BOOL, .off = offsetof(struct pxe_opts, failed),
+	  .def = "0", .help = "with --advance: the run did not complete (the box stays)" },
+	BM_OPT_END,
+};
+
+static void pxe_usage(FILE *f)
+{
+	fprintf(f, "usage: bootmark pxe --kernel SPEC [--kernel SPEC ...] --suite NAME --fs FS[,FS...]\n"
+		   "                    --out TFTPDIR [--mac MAC] [options]\n"
+		   "       bootmark pxe --out TFTPDIR --mac MAC --advance RUN [--failed]\n\n"
+		   "Writes a TFTP tree (pxelinux and iPXE) booting each kernel with the suite; with\n"
+		   "--mac the kernels are that box's queue, one per boot (docs/pxe.md).\n"
+		   "Exit: 0 written (--advance: the box moved on), 1 --advance changed nothing,\n"
+		   "100 bad input (nothing written), 111 system error.\n\n"
+		   "options (--name VALUE or --name=VALUE):\n");
+	bm_cli_help(f, pxe_tab);
+}
+
+struct plan {
+	struct pxe_opts o;
+	struct bm_kspec spec[BM_PXE_MAX];
+	char label[BM_PXE_MAX][BM_PXE_LABEL_MAX];
+	int nk;
+	char mac[18];
+	struct bm_setup s;
+	struct bm_pxe_args a;
+};
+
+static int parse_args(struct plan *p, int argc, char **argv)
+{
+	static const char *const extra[] = { "kernel", NULL };
+	const char *name, *val;
+	char err[512];
+	int i, rc;
+
+	if (bm_opts_defaults(pxe_tab, &p->o))
+		return -EINVAL;
+	p->o.b.icount = -1;
+	for (i = 1; i < argc; i++) {
+		rc = bm_cli_step(pxe_tab, &p->o, extra, argc, argv, &i, &name, &val);
+		if (rc)
+			return rc;
+		if (!name) {
+			bm_msg("unexpected argument '%s' (see bootmark pxe --help)", val);
+			return -EINVAL;
+		}
+		if (strcmp(name, "kernel"))
+			continue;
+		if (p->nk == BM_PXE_MAX) {
+			bm_msg("at most %d --kernel options", BM_PXE_MAX);
+			return -EINVAL;
+		}
+		if (bm_kspec_parse(&p->spec[p->nk], val, err, sizeof(err))) {
+			bm_msg("%s", err);
+			return -EINVAL;
+		}
+		p->nk++;
+	}
+	return 0;
+}
+
+static int need(const char *what, const char *v)
+{
+	if (v[0])
+		return 0;
+	bm_msg("missing --%s (see bootmark pxe --help)", what);
+	return -EINVAL;
+}
+
+/* Values that go on the command line as one word each. */
+static int check_words(struct plan *p)
+{
+	const struct { const char *name, *v; } w[] = {
+		{ "console", p->o.console }, { "results", p->o.results },
+		{ "disk-serial", p->o.disk_serial }, { "disk-wwn", p->o.disk_wwn },
+		{ "disk-model", p->o.disk_model }, { "disk-size", p->o.disk_size },
+		{ "disk-wipe", p->o.disk_wipe }, { "ipxe-base", p->o.ipxe_base },
+		{ "run-seed", p->o.run_seed },
+	};
+	const char *c;
+	uint64_t size;
+	size_t i;
+
+	for (i = 0; i < sizeof(w) / sizeof(w[0]); i++) {
+		if (bm_pxe_word_ok(w[i].v))
+			continue;
+		bm_msg("bad --%s '%s': a kernel command-line word has no spaces or quotes",
+		       w[i].name, w[i].v);
+		return -EINVAL;
+	}
+	if (!p->o.console[0] || !p->o.results[0]) {
+		bm_msg("--console and --results cannot be empty");
+		return -EINVAL;
+	}
+	if (p->o.disk_size[0] && bm_parse_size(p->o.disk_size, &size)) {
+		bm_msg("bad --disk-size '%s': want bytes or a size like 64G", p->o.disk_size);
+		return -EINVAL;
+	}
+	for (c = p->o.append; *c; c++)
+		if ((*c < ' ' || *c > '~') || *c == '"') {
+			bm_msg("bad --append: control characters and quotes cannot pass");
+			return -EINVAL;
+		}
+	/* the host hands out run ids: a second bootmark.run= would win */
+	for (c = strstr(p->o.append, "bootmark.run="); c; c = strstr(c + 1, "bootmark.run="))
+		if (c == p->o.append || c[-1] == ' ') {
+			bm_msg("bad --append: bootmark.run= is set by bootmark pxe");
+			return -EINVAL;
+		}
+	return 0;
+}
+
+static int check_pxelinux(struct plan *p)
+{
+	char ld[PATH_MAX];
+
+	if (bm_path(ld, sizeof(ld), "%s/ldlinux.c32", p->o.modules_dir))
+		return -EINVAL;
+	if (bm_is_file(p->o.pxelinux) && bm_is_file(ld))
+		return 0;
+	bm_msg("cannot find %s (apt-get install pxelinux syslinux-common)",
+	       bm_is_file(p->o.pxelinux) ? ld : p->o.pxelinux);
+	return -ENOENT;
+}
+
+/* Labels as every command makes them (bm_setup_label). */
+static int make_labels(struct plan *p)
+{
+	int i;
+
+	for (i = 0; i < p->nk; i++)
+		if (bm_setup_label(p->spec, i, p->label[i], sizeof(p->label[i])))
+			return -EINVAL;
+	return 0;
+}
+
+static int check_input(struct plan *p)
+{
+	char line[BM_PXE_CMDLINE_MAX];
+	int i, rc;
+
+	if (!p->nk) {
+		bm_msg("missing --kernel (see bootmark pxe --help)");
+		return -EINVAL;
+	}
+	if (need("suite", p->o.suite) || need("fs", p->o.fs) || need("out", p->o.out))
+		return -EINVAL;
+	if (p->o.mac[0] && bm_pxe_mac_norm(p->o.mac, p->mac, sizeof(p->mac))) {
+		bm_msg("bad --mac '%s': want six hex pairs like 52:54:00:12:34:56", p->o.mac);
+		return -EINVAL;
+	}
+	if (p->o.failed) {
+		bm_msg("--failed goes with --advance");
+		return -EINVAL;
+	}
+	if (check_words(p))
+		return -EINVAL;
+	rc = check_pxelinux(p);
+	if (!rc)
+		rc = bm_setup_load(&p->s, &p->o.b, p->o.suite, p->o.fs);
+	if (rc)
+		return rc;
+	if (make_labels(p))
+		return -EINVAL;
+	p->a = (struct bm_pxe_args){
+		.console = p->o.console, .suite = p->o.suite, .fs = p->o.fs,
+		.results = p->o.results, .disk_serial = p->o.disk_serial,
+		.disk_wwn = p->o.disk_wwn, .disk_model = p->o.disk_model,
+		.disk_size = p->o.disk_size, .disk_wipe = p->o.disk_wipe,
+		.append = p->o.append, .watchdog = p->o.watchdog,
+	};
+	for (i = 0; i < p->nk; i++)
+		if (bm_pxe_cmdline(&p->a, "00000000", "poweroff", p->spec[i].args, line,
+				   sizeof(line))) {
+			bm_msg("the kernel command line of %s is too long", p->spec[i].text);
+			return -EINVAL;
+		}
+	return 0;
+}
+
+/* src to dst through dst.tmp and rename: a box never reads half a file. */
+static int copy_atomic(const char *src, const char *dst)
+{
+	char tmp[PATH_MAX];
+	int fd, rc;
+
+	if (bm_path(tmp, sizeof(tmp), "%s.tmp", dst))
+		return -ENAMETOOLONG;
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		rc = -errno;
+		goto out_msg;
+	}
+	rc = bm_append_file(fd, src);
+	if (!rc && fsync(fd))
+		rc = -errno;
+	if (close(fd) && !rc)
+		rc = -errno;
+	if (!rc && rename(tmp, dst))
+		rc = -errno;
+	if (rc)
+		unlink(tmp);
+out_msg:
+	if (rc)
+		bm_msg("cannot copy %s to %s: %s", src, dst, strerror(-rc));
+	return rc;
+}
+
+/* TFTPDIR/bootmark/<label>/{vmlinuz,initrd.img}; desc says what the initrd holds. */
+static int write_kernel(struct plan *p, int i, char *desc, size_t desclen)
+{
+	char dir[PATH_MAX], work[PATH_MAX], vml[PATH_MAX], initrd[PATH_MAX];
+	struct bm_kernel k;
+	struct bm_initrd_req req = {
+		.k = &k, .tools_dir = p->s.exe, .image = p->s.image, .modules = p->s.modules,
+		.out = initrd, .workdir = work, .cacheable = p->spec[i].kind == BM_KSPEC_DEB,
+	};
+	int rc;
+
+	rc = bm_kernel_resolve(&p->spec[i], 1, &k);
+	if (rc) {
+		bm_msg("kernel %s is not available", p->spec[i].text);
+		return rc;
+	}
+	if (bm_path(dir, sizeof(dir), "%s/bootmark/%s", p->o.out, p->label[i]) ||
+	    bm_path(work, sizeof(work), "%s/bootmark/.work-%s", p->o.out, p->label[i]) ||
+	    bm_path(vml, sizeof(vml), "%s/vmlinuz", dir) ||
+	    bm_path(initrd, sizeof(initrd), "%s/initrd.img", dir))
+		return -ENAMETOOLONG;
+	rc = bm_mkdir_p(dir, 0755);
+	if (rc) {
+		bm_msg("cannot create %s: %s", dir, strerror(-rc));
+		return rc;
+	}
+	rc = copy_atomic(k.vmlinuz, vml);
+	if (!rc)
+		rc = bm_initrd_build(&req, desc, desclen);
+	bm_rm_rf(work);
+	return rc;
+}
+
+static int write_loader(struct plan *p)
+{
+	char src[PATH_MAX], dst[PATH_MAX];
+
+	if (bm_path(dst, sizeof(dst), "%s/pxelinux.0", p->o.out) || copy_atomic(p->o.pxelinux, dst))
+		return -EIO;
+	if (bm_path(src, sizeof(src), "%s/ldlinux.c32", p->o.modules_dir) ||
+	    bm_path(dst, sizeof(dst), "%s/ldlinux.c32", p->o.out) || copy_atomic(src, dst))
+		return -EIO;
+	return 0;
+}
+
+/* Entries of who ("default" or the MAC); a queue reboots into its next entry. */
+static int make_entries(struct plan *p, const char *who, int queue, struct bm_pxe_entry *e)
+{
+	int i, rc;
+
+	for (i = 0; i < p->nk; i++) {
+		rc = bm_pxe_run_id(p->o.run_seed, who, i, e[i].run);
+		if (rc)
+			return rc;
+		snprintf(e[i].label, sizeof(e[i].label), "%s", p->label[i]);
+		e[i].state = queue && i == 0 ? BM_PXE_CURRENT : BM_PXE_PENDING;
+		rc = bm_pxe_cmdline(&p->a, e[i].run, queue && i + 1 < p->nk ? "reboot" : "poweroff",
+				    p->spec[i].args, e[i].cmdline, sizeof(e[i].cmdline));
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* TFTPDIR/bootmark/tree.txt: what is where, without run ids (same bytes on a re-run). */
+static int write_readme(struct plan *p, char desc[][PATH_MAX * 2 + 8])
+{
+	char path[PATH_MAX], *text = NULL;
+	size_t len = 0;
+	FILE *f;
+	int i, rc;
+
+	if (bm_path(path, sizeof(path), "%s/bootmark/tree.txt", p->o.out))
+		return -ENAMETOOLONG;
+	f = open_memstream(&text, &len);
+	if (!f)
+		return -errno;
+	fprintf(f, "bootmark-pxe-tree 1\n# written by bootmark pxe: suite %s, fs %s\n"
+		   "pxelinux.0                  %s\nldlinux.c32                 %s/ldlinux.c32\n"
+		   "pxelinux.cfg/default        every kernel as a LABEL, the first is DEFAULT\n"
+		   "bootmark.ipxe               iPXE: chains bootmark-<mac>.ipxe if the box has one,\n"
+		   "                            else boots the first kernel\n",
+		p->o.suite, p->o.fs, p->o.pxelinux, p->o.modules_dir);
+	for (i = 0; i < p->nk; i++)
+		fprintf(f, "bootmark/%s/  --kernel %s\n    initrd.img = %s\n", p->label[i],
+			p->spec[i].text, desc[i]);
+	if (p->mac[0])
+		fprintf(f, "pxelinux.cfg/01-%s, bootmark-%s.ipxe: box %s, its current entry\n"
+			   "bootmark/queue-%s: its queue\n", p->mac, p->mac, p->mac, p->mac);
+	rc = ferror(f) ? -ENOMEM : 0;
+	if (fclose(f) && !rc)
+		rc = -ENOMEM;
+	if (!rc)
+		rc = bm_write_file_atomic(path, text, len);
+	free(text);
+	return rc;
+}
+
+static int write_tree(struct plan *p)
+{
+	/* static: a few hundred KiB, too much for the stack; one call per process */
+	static struct bm_pxe_entry def[BM_PXE_MAX];
+	static struct bm_pxe_queue q;
+	static char desc[BM_PXE_MAX][PATH_MAX * 2 + 8];
+	char path[PATH_MAX], err[PATH_MAX + 256] = "";
+	int i, rc;
+
+	if (bm_path(path, sizeof(path), "%s/pxelinux.cfg", p->o.out))
+		return -ENAMETOOLONG;
+	rc = bm_mkdir_p(path, 0755);
+	if (!rc && !bm_path(path, sizeof(path), "%s/bootmark", p->o.out))
+		rc = bm_mkdir_p(path, 0755);
+	if (rc) {
+		bm_msg("cannot create %s: %s", path, strerror(-rc));
+		return rc;
+	}
+	if (write_loader(p))
+		return -EIO;
+	for (i = 0; i < p->nk; i++) {
+		rc = write_kernel(p, i, desc[i], sizeof(desc[i]));
+		if (rc)
+			return rc;
+		printf("%s: bootmark/%s/\n", p->spec[i].text, p->label[i]);
+	}
+	rc = make_entries(p, "default", 0, def);
+	if (!rc)
+		rc = bm_pxe_write_default(p->o.out, def, p->nk, p->o.ipxe_base, 1, err, sizeof(err));
+	if (!rc && p->mac[0]) {
+		memset(&q, 0, sizeof(q));
+		snprintf(q.mac, sizeof(q.mac), "%s", p->mac);
+		snprintf(q.ipxe_base, sizeof(q.ipxe_base), "%s", p->o.ipxe_base);
+		q.n = p->nk;
+		rc = make_entries(p, p->mac, 1, q.e);
+		if (!rc)
+			rc = bm_pxe_write_box(p->o.out, &q, err, sizeof(err));
+	}
+	if (rc) {
+		bm_msg("%s", err[0] ? err : strerror(-rc));
+		return rc;
+	}
+	rc = write_readme(p, desc);
+	if (rc)
+		bm_msg("cannot write %s/bootmark/tree.txt: %s", p->o.out, strerror(-rc));
+	for (i = 0; !rc && p->mac[0] && i < p->nk; i++)
+		printf("box %s, boot %d: %s run %s\n", p->mac, i + 1, q.e[i].label, q.e[i].run);
+	return rc;
+}
+
+/* What the box boots now, from its queue file. */
+static void print_box(const char *out, const char *mac)
+{
+	struct bm_pxe_queue *q = malloc(sizeof(*q));
+	char path[PATH_MAX], norm[18], err[512], *text = NULL;
+	size_t len;
+	int i;
+
+	if (!q || bm_pxe_mac_norm(mac, norm, sizeof(norm)) ||
+	    bm_path(path, sizeof(path), "%s/bootmark/queue-%s", out, norm) ||
+	    bm_read_file(path, &text, &len, (size_t)1 << 20) ||
+	    bm_pxe_queue_parse(q, text, path, err, sizeof(err)))
+		goto out_free;
+	for (i = 0; i < q->n && q->e[i].state != BM_PXE_CURRENT; i++)
+		;
+	if (i < q->n)
+		printf("box %s boots %s (run %s)\n", norm, q->e[i].label, q->e[i].run);
+	else
+		printf("box %s: queue done, boots from its local disk\n", norm);
+out_free:
+	free(text);
+	free(q);
+}
+
+static int do_advance(struct plan *p)
+{
+	char err[PATH_MAX + 256] = "";
+	int rc;
+
+	if (p->nk || need("out", p->o.out) || need("mac", p->o.mac)) {
+		if (p->nk)
+			bm_msg("--advance takes only --out, --mac and --failed");
+		return BM_EXIT_USAGE;
+	}
+	rc = bm_pxe_advance(p->o.out, p->o.mac, p->o.advance, !p->o.failed, err, sizeof(err));
+	if (rc < 0) {
+		bm_msg("%s", err[0] ? err : strerror(-rc));
+		return rc == -EINVAL || rc == -ENOENT ? BM_EXIT_USAGE : BM_EXIT_SYSTEM;
+	}
+	if (!rc)
+		printf("run %s: nothing changed (%s)\n", p->o.advance,
+		       p->o.failed ? "it did not complete" : "not the box's current run");
+	print_box(p->o.out, p->o.mac);
+	return rc ? BM_EXIT_OK : BM_EXIT_NOTDONE;
+}
+
+int bm_cmd_pxe(int argc, char **argv)
+{
+	struct plan *p = calloc(1, sizeof(*p));
+	int rc;
+
+	if (!p)
+		return BM_EXIT_SYSTEM;
+	rc = parse_args(p, argc, argv);
+	if (rc == 1) {
+		pxe_usage(stdout);
+		rc = BM_EXIT_OK;
+		goto out_free;
+	}
+	if (rc) {
+		rc = BM_EXIT_USAGE;
+		goto out_free;
+	}
+	if (p->o.advance[0]) {
+		rc = do_advance(p);
+		goto out_free;
+	}
+	rc = check_input(p);
+	if (rc) {
+		rc = rc == -ENOENT ? BM_EXIT_SYSTEM : BM_EXIT_USAGE;
+		goto out_free;
+	}
+	rc = write_tree(p) ? BM_EXIT_SYSTEM : BM_EXIT_OK;
+	if (!rc)
+		printf("TFTP tree in %s (see %s/bootmark/tree.txt)\n", p->o.out, p->o.out);
+out_free:
+	free(p);
+	return rc;
+}

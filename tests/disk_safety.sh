@@ -1,0 +1,181 @@
+#!/bin/sh
+# Disk safety in QEMU (docs/disk-safety.md): a real kernel and image boot with
+# the test disk and a second, decoy disk holding known random bytes under a real
+# GPT (or an ext4 labelled 'home' without sfdisk).  Right settings complete;
+# wrong, missing and ambiguous ones are refused with the reason named; a wipe
+# token lets the runner overwrite the target's foreign filesystem.  After every
+# case the decoy's sha256 must be unchanged.
+# Usage: BM=build-NAME/bootmark sh tests/disk_safety.sh
+# Exit: 0 pass, 1 fail, 77 skip (no QEMU, or the kernel cannot be fetched).
+# check() evaluates its condition, so conditions are single-quoted on purpose.
+# shellcheck disable=SC2016,SC2034
+set -u
+BM=${BM:-build/bootmark}
+kernel=${BM_DSK_KERNEL:-deb:6.1.0-53-amd64}
+tmo=${BM_DSK_TIMEOUT:-120}
+pass=0 fail=0
+
+ok() { pass=$((pass + 1)); echo "ok - $*"; }
+notok() { fail=$((fail + 1)); echo "not ok - $*"; }
+check() { if eval "$2"; then ok "$1"; else notok "$1"; fi; }
+finish() {
+	echo "disk_safety: $pass passed, $fail failed"
+	if [ "$fail" -eq 0 ]; then rm -rf "$out"; else echo "# kept $out"; fi
+	[ "$fail" -eq 0 ]
+	exit $?
+}
+
+command -v qemu-system-x86_64 >/dev/null || { echo "# SKIP no qemu-system-x86_64"; exit 77; }
+[ -x "$BM" ] || { echo "not ok - $BM missing (make O=... first)"; exit 1; }
+out=$(mktemp -d /tmp/bootmark-dsk.XXXXXX) || exit 1
+if ! $BM kernel fetch "$kernel" >"$out/fetch.log" 2>&1; then
+	cat "$out/fetch.log"
+	echo "# SKIP cannot fetch $kernel"
+	exit 77
+fi
+
+# One ordinary run gives the image, the kernel and the command line.
+$BM run --kernel "$kernel" --suite bisect --fs ext4 --out "$out/run" >"$out/run.log" 2>&1
+rc=$?
+check "bootmark run with the default disk completes (exit $rc)" '[ $rc -eq 0 ]'
+meta=$(find "$out/run" -name meta.json | head -n 1)
+[ -n "$meta" ] || { notok "meta.json written"; finish; }
+json() { sed -n "s/^  \"$1\": \"\\(.*\\)\",\$/\\1/p" "$meta"; }
+vmlinuz=$(json vmlinuz)
+append=$(json append | sed 's/ bootmark\.disk_serial=[^ ]*//; s/ bootmark\.suite=[^ ]*//;
+	s/ bootmark\.finish=[^ ]*//')
+append="$append bootmark.suite=dsk"
+# The kernel unpacks concatenated archives: one more (zstd like the others, which
+# keeps it aligned) adds the suite of one small dd (tests/data/disk_safety.suite)
+# as /etc/bootmark/suites/dsk.
+mkdir -p "$out/extra/etc/bootmark/suites" &&
+	cp "$(dirname "$0")/data/disk_safety.suite" "$out/extra/etc/bootmark/suites/dsk" &&
+	(cd "$out/extra" && find etc | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) |
+	zstd -q -c >"$out/extra.cpio.zst" &&
+	cat "$(json initrd)" "$out/extra.cpio.zst" >"$out/initrd.img" || exit 1
+initrd=$out/initrd.img
+bios=""
+[ -f /usr/share/qemu/qboot.rom ] && bios="-bios /usr/share/qemu/qboot.rom"
+
+# The decoy: 64 MiB of random bytes with a real foreign signature on top.
+decoy=$out/decoy.img
+head -c $((64 << 20)) /dev/urandom >"$decoy"
+if command -v sfdisk >/dev/null; then
+	printf 'label: gpt\n,32M,L\n' | sfdisk -q "$decoy" >/dev/null 2>&1
+	decoy_sig="GPT partition table"
+else
+	mkfs.ext4 -F -q -L home "$decoy" >/dev/null 2>&1
+	decoy_sig="ext4 filesystem labelled 'home'"
+fi
+sum0=$(sha256sum "$decoy" | cut -d' ' -f1)
+check "decoy holds a $decoy_sig" \
+	'command -v sfdisk >/dev/null && sfdisk -d "$decoy" 2>/dev/null | grep -q "label: gpt" || e2label "$decoy" 2>/dev/null | grep -qx home'
+
+target=$out/target.img
+fresh_target() { rm -f "$target"; truncate -s "${1:-256M}" "$target"; }
+
+# vblk SERIAL FILE ID / scsi SERIAL FILE ID WWN PRODUCT: -drive and -device words.
+vblk() { echo "-drive file=$2,if=none,id=$3,format=raw,cache=writeback -device virtio-blk-pci,drive=$3,serial=$1"; }
+scsi() { echo "-drive file=$2,if=none,id=$3,format=raw,cache=writeback -device scsi-hd,bus=scsi0.0,drive=$3,serial=$1,wwn=$4,product=$5"; }
+
+# boot NAME "DISK WORDS" "bootmark.* WORDS" [reboot]: one QEMU boot under timeout.
+# With a 4th word, -no-reboot is left out: a guest that reboots instead of
+# powering off would loop until the timeout.
+boot() {
+	dir=$out/$1
+	mkdir -p "$dir"
+	t0=$(date +%s)
+	noreboot=-no-reboot
+	[ $# -ge 4 ] && noreboot=""
+	# shellcheck disable=SC2086 # word lists on purpose
+	timeout -k 5 "$tmo" qemu-system-x86_64 -nodefaults -no-user-config -nographic $noreboot \
+		-machine q35 $bios -m 1024 -smp 2 -accel tcg -cpu max \
+		-kernel "$vmlinuz" -initrd "$initrd" -append "$append $3" \
+		-chardev "file,id=con,path=$dir/console.log" -serial chardev:con \
+		-chardev "file,id=res,path=$dir/results.log" -serial chardev:res \
+		$2 >"$dir/qemu.log" 2>&1
+	qrc=$?
+	echo "# $1: $(($(date +%s) - t0)) s"
+	$BM parse "$dir/results.log" >"$dir/parse.txt" 2>&1
+	prc=$?
+	check "$1: QEMU powered off by itself (exit $qrc)" '[ $qrc -eq 0 ]'
+	now=$(sha256sum "$decoy" | cut -d' ' -f1)
+	check "$1: decoy unchanged (sha256 ${now%"${now#????????????}"})" '[ "$now" = "$sum0" ]'
+}
+
+# refused NAME TEXT...: an E record of class refused; bootmark parse says
+# disk-refused with the record's message, which holds every TEXT, and exits 1.
+refused() {
+	name=$1
+	shift
+	check "$name: parse exits 1 (got $prc)" '[ $prc -eq 1 ]'
+	check "$name: status disk-refused" 'grep -q "^run [0-9a-f]*: disk-refused" "$out/$name/parse.txt"'
+	check "$name: an E record of class refused" \
+		'grep -aq " E class=refused msg=" "$out/$name/results.log"'
+	for t in "$@"; do
+		check "$name: bootmark parse names '$t'" \
+			'head -n 1 "$out/$name/parse.txt" | grep -qF -- "$t"'
+	done
+	check "$name: no mkfs ran" '! grep -aq " P phase=mkfs" "$out/$name/results.log"'
+}
+
+completed() {
+	name=$1
+	check "$name: parse says completed" \
+		'grep -q "^run [0-9a-f]*: completed" "$out/$name/parse.txt" && [ $prc -eq 0 ]'
+	check "$name: results recorded, mkfs with -L bootmark" \
+		'grep -aq " R wl=dd .*mkfs=.*-L%20bootmark" "$out/$name/results.log"'
+}
+
+decoy_blk=$(vblk DECOY "$decoy" d1)
+
+# Right: the target by serial, on a fresh disk.
+fresh_target
+boot right "$(vblk BMSCRATCH0 "$target" d0) $decoy_blk" "bootmark.disk_serial=BMSCRATCH0"
+completed right
+check "right: the target is an ext4 labelled bootmark" '[ "$(e2label "$target" 2>/dev/null)" = bootmark ]'
+
+# Wrong: the decoy by its serial; the box must power off although finish=reboot.
+boot wrong-serial "$(vblk BMSCRATCH0 "$target" d0) $decoy_blk" \
+	"bootmark.disk_serial=DECOY bootmark.finish=reboot" reboot
+refused wrong-serial "/dev/vdb (serial DECOY) holds" "$decoy_sig" "disk_wipe=DECOY"
+
+# A serial nothing has: refused, the disks seen listed.
+boot no-match "$(vblk BMSCRATCH0 "$target" d0) $decoy_blk" \
+	"bootmark.disk_serial=NOPE bootmark.disk_wait=2"
+refused no-match "no disk matches serial=NOPE" "serial=BMSCRATCH0 size=268435456" \
+	"serial=DECOY size=67108864"
+
+# virtio-scsi: WWN and model are real.  Both disks are product BMDISK.
+mods="bootmark.modules=virtio_pci,virtio_blk,virtio_scsi,sd_mod"
+scsi_disks() {
+	echo "-device virtio-scsi-pci,id=scsi0 $(scsi BMSCRATCH0 "$target" d0 0x5000c50000000a01 BMDISK)" \
+		"$(scsi DECOY "$decoy" d1 0x5000c50000000d01 BMDISK)"
+}
+
+# Ambiguous: a 64 MiB target next to the 64 MiB decoy, by model and size.
+fresh_target 64M
+boot ambiguous "$(scsi_disks)" \
+	"$mods bootmark.disk_serial= bootmark.disk_model=BMDISK bootmark.disk_size=64M"
+refused ambiguous "2 disks match model='BMDISK' size=67108864; refusing to guess" \
+	"wwn=naa.5000c50000000a01" "wwn=naa.5000c50000000d01" "model='QEMU BMDISK'"
+boot wrong-wwn "$(scsi_disks)" "$mods bootmark.disk_serial= bootmark.disk_wwn=naa.5000c50000000d01"
+refused wrong-wwn "(serial DECOY) holds" "$decoy_sig"
+
+# Right by WWN, model and size on SCSI, the target holding a foreign ext4:
+# refused without the token, overwritten with it.
+fresh_target
+mkfs.ext4 -F -q -L scratch "$target" >/dev/null 2>&1
+sel="bootmark.disk_serial= bootmark.disk_wwn=0x5000C50000000A01 bootmark.disk_model=BMDISK bootmark.disk_size=256M"
+boot foreign-target "$(scsi_disks)" "$mods $sel"
+refused foreign-target "(serial BMSCRATCH0) holds an ext4 filesystem labelled 'scratch'" \
+	"disk_wipe=BMSCRATCH0"
+check "foreign-target: left as it was" '[ "$(e2label "$target" 2>/dev/null)" = scratch ]'
+boot wipe "$(scsi_disks)" "$mods $sel bootmark.disk_wipe=BMSCRATCH0"
+completed wipe
+check "wipe: the console says it wipes" 'grep -aq "disk_wipe names it: wiping" "$out/wipe/console.log"'
+check "wipe: HELLO has disk_wwn, disk_model, disk_wiped" \
+	'grep -a " H v=" "$out/wipe/results.log" | grep -q "disk_wwn=naa.5000c50000000a01 disk_model=QEMU%20BMDISK disk_wiped=1"'
+check "wipe: the target is now ours" '[ "$(e2label "$target" 2>/dev/null)" = bootmark ]'
+
+finish

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: MIT
+/* host/lava.c: option checks, kernel words, the job text (the schema: tests/lava.sh). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lava.h"
+#include "tap.h"
+
+static void base(struct bm_lava_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	snprintf(o->kernel_url, sizeof(o->kernel_url), "http://lab/vmlinuz");
+	snprintf(o->initrd_url, sizeof(o->initrd_url), "http://lab/initrd.img");
+	snprintf(o->device_type, sizeof(o->device_type), "x86");
+	snprintf(o->suite, sizeof(o->suite), "smoke");
+	snprintf(o->fs, sizeof(o->fs), "ext4,xfs");
+	snprintf(o->disk_serial, sizeof(o->disk_serial), "WD-1");
+	snprintf(o->console, sizeof(o->console), "ttyS0,115200n8");
+	snprintf(o->boot_method, sizeof(o->boot_method), "ipxe");
+	snprintf(o->commands, sizeof(o->commands), "ramdisk");
+	snprintf(o->priority, sizeof(o->priority), "medium");
+	snprintf(o->visibility, sizeof(o->visibility), "public");
+}
+
+/* Fills a field to its last byte, so the kernel words reach their limit. */
+static void fill(char *field, size_t len, char c)
+{
+	memset(field, c, len - 1);
+	field[len - 1] = '\0';
+}
+
+#define FILL(o, f, c) fill((o).f, sizeof((o).f), (c))
+
+static void check_bad(void)
+{
+	static const struct {
+		const char *what;
+		size_t off, len;
+		const char *val, *msg;
+	} cases[] = {
+#define F(f) offsetof(struct bm_lava_opts, f), sizeof(((struct bm_lava_opts *)0)->f)
+		{ "no kernel URL", F(kernel_url), "", "--kernel-url is required" },
+		{ "no scheme", F(initrd_url), "lab/initrd", "--initrd-url lab/initrd: not a URL" },
+		{ "space in URL", F(initrd_url), "http://lab/a b", "--initrd-url: a URL holds" },
+		{ "no device type", F(device_type), "", "--device-type is required" },
+		{ "device type with /", F(device_type), "x/86", "--device-type x/86:" },
+		{ "two suites", F(suite), "smoke,seeds", "--suite smoke,seeds:" },
+		{ "empty fs item", F(fs), "ext4,,xfs", "--fs ext4,,xfs:" },
+		{ "trailing comma", F(fs), "ext4,", "--fs ext4,:" },
+		{ "no disk", F(disk_serial), "", "no disk named" },
+		{ "quote in serial", F(disk_serial), "a\"b", "--disk-serial a\"b:" },
+		{ "console not a tty", F(console), "serial0", "--console serial0:" },
+		{ "console with space", F(console), "ttyS0 x", "--console ttyS0 x:" },
+		{ "priority 101", F(priority), "101", "--priority 101:" },
+		{ "priority -1", F(priority), "-1", "--priority -1:" },
+		{ "visibility", F(visibility), "group:", "--visibility group::" },
+		{ "visibility other", F(visibility), "everyone", "--visibility everyone:" },
+		{ "empty tag", F(tags), "a,", "--tags a,:" },
+		{ "commands with space", F(commands), "ram disk", "--commands ram disk:" },
+		{ "append console", F(append), "quiet console=tty0", "--append: console=tty0:" },
+		{ "append lava", F(append), "bootmark.lava=0", "--append: bootmark.lava=0:" },
+		{ "append newline", F(append), "a\nb", "--append: printable" },
+		{ "disk size", F(disk_size), "12Q", "--disk-size 12Q:" },
+		{ "zero disk size", F(disk_size), "0", "--disk-size 0:" },
+#undef F
+	};
+	struct bm_lava_opts o;
+	char err[512];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		base(&o);
+		snprintf((char *)&o + cases[i].off, cases[i].len, "%s", cases[i].val);
+		err[0] = '\0';
+		TAP_EQ_INT(bm_lava_check(&o, err, sizeof(err)), -EINVAL, cases[i].what);
+		tap_ok(!strncmp(err, cases[i].msg, strlen(cases[i].msg)), "%s: message \"%s\"",
+		       cases[i].what, err);
+	}
+	base(&o);
+	o.timeout = 24;
+	TAP_EQ_INT(bm_lava_check(&o, err, sizeof(err)), -EINVAL, "a 24 minute job refused");
+	base(&o);
+	FILL(o, append, 'a');
+	FILL(o, fs, 'b');
+	FILL(o, disk_model, 'c');
+	FILL(o, disk_wwn, 'd');
+	FILL(o, disk_serial, 'e');
+	FILL(o, suite, 'f');
+	FILL(o, console, 'g');
+	memcpy(o.console, "tty", 3);
+	TAP_EQ_INT(bm_lava_check(&o, err, sizeof(err)), -EINVAL, "an overlong command line refused");
+	tap_ok(strstr(err, "exceed 1024 bytes") != NULL, "and said so: %s", err);
+	o.append[0] = '\0';
+	TAP_EQ_INT(bm_lava_check(&o, err, sizeof(err)), 0, "every field at its limit but --append");
+}
+
+static char *job_text(const struct bm_lava_opts *o)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		tap_bail("open_memstream failed");
+	if (bm_lava_write(f, o))
+		tap_bail("bm_lava_write failed");
+	fclose(f);
+	return buf;
+}
+
+static void check_job(void)
+{
+	struct bm_lava_opts o;
+	char err[512] = "", args[1100], *a, *b;
+
+	base(&o);
+	TAP_EQ_INT(bm_lava_check(&o, err, sizeof(err)), 0, "base options pass");
+	TAP_EQ_INT(bm_lava_minutes(&o), 30, "smoke: 30 minutes");
+	snprintf(o.suite, sizeof(o.suite), "seeds");
+	TAP_EQ_INT(bm_lava_minutes(&o), 720, "seeds: 720 minutes");
+	o.timeout = 90;
+	TAP_EQ_INT(bm_lava_minutes(&o), 90, "--timeout wins");
+	snprintf(o.disk_serial, sizeof(o.disk_serial), "%s", "");
+	snprintf(o.disk_wwn, sizeof(o.disk_wwn), "naa.5000c500a1b2c3d4");
+	snprintf(o.append, sizeof(o.append), "bootmark.heartbeat=30");
+	tap_ok(bm_lava_kernel_args(&o, args, sizeof(args)) > 0 &&
+	       !strcmp(args, "loglevel=4 bootmark.lava=1 bootmark.results=/dev/console "
+		       "bootmark.suite=seeds bootmark.fs=ext4,xfs bootmark.disk_serial= "
+		       "bootmark.disk_wwn=naa.5000c500a1b2c3d4 bootmark.finish=poweroff "
+		       "bootmark.heartbeat=30 console=ttyS0,115200n8"),
+	       "kernel words, console last: %s", args);
+	TAP_EQ_INT(bm_lava_kernel_args(&o, args, 20), -ENAMETOOLONG, "short buffer refused");
+
+	snprintf(o.job_name, sizeof(o.job_name), "it's 'quoted'");
+	snprintf(o.priority, sizeof(o.priority), "07");
+	snprintf(o.visibility, sizeof(o.visibility), "group:a,b");
+	snprintf(o.tags, sizeof(o.tags), "x,y'z");
+	a = job_text(&o);
+	b = job_text(&o);
+	TAP_EQ_STR(a, b, "the same options, the same bytes");
+	tap_ok(strstr(a, "job_name: 'it''s ''quoted'''\n") != NULL, "YAML quote doubled");
+	tap_ok(strstr(a, "priority: 7\n") != NULL, "numeric priority as a plain int");
+	tap_ok(strstr(a, "visibility:\n  group:\n  - 'a'\n  - 'b'\n") != NULL, "group list");
+	tap_ok(strstr(a, "tags:\n- 'x'\n- 'y''z'\n") != NULL, "tags list");
+	tap_ok(strstr(a, "  job:\n    minutes: 90\n") && strstr(a, "  connection:\n    minutes: 70\n"),
+	       "job and connection timeouts");
+	tap_ok(strstr(a, "      pattern: '" BM_LAVA_PATTERN "'\n") != NULL, "the M pattern");
+	tap_ok(strstr(a, "  console_device: 'ttyS0'\n") != NULL, "console_device is the tty");
+	tap_ok(strstr(a, "      install_overlay: false\n") != NULL, "the initrd is left alone");
+	free(a);
+	free(b);
+	o.console[0] = '\0';
+	a = job_text(&o);
+	tap_ok(!strstr(a, "console=") && !strstr(a, "console_device"),
+	       "--console \"\": no console word, no console_device");
+	free(a);
+}
+
+int main(void)
+{
+	tap_plan(0);
+	check_bad();
+	check_job();
+	return tap_done();
+}
