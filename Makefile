@@ -186,7 +186,12 @@ check-watchdog: all
 # The lab (bare-metal) parts, each proved in QEMU: disk safety, PXE, capture, LAVA, watchdog
 check-lab: check-disk check-pxe check-capture check-lava check-watchdog
 
-check: check-unit check-image check-host check-report check-e2e check-bisect check-lab
+# Fault injection in QEMU: EIO, ENOSPC, panic, hang, bad initramfs, module, mkfs,
+# config, kmsg flood; each asserts its class and the records that survive
+check-faults: all
+	$(Q)BM=$(O)/bootmark sh tests/faults.sh
+
+check: check-unit check-image check-host check-report check-e2e check-bisect check-lab check-faults
 
 # --- make fuzz: libFuzzer on the parsers (not part of check) ------------------------------
 # Each target runs on a copy of its committed corpus, so new inputs stay in $(O)/fuzz/;
@@ -225,7 +230,7 @@ clean:
 	rm -rf $(O)
 
 .PHONY: all check check-unit check-image check-host check-report check-e2e check-bisect run bench deps \
-	check-disk check-pxe check-capture check-lava check-watchdog check-lab \
+	check-disk check-pxe check-capture check-lava check-watchdog check-lab check-faults \
 	clean fuzz
 .SECONDARY:
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

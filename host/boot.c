@@ -178,6 +178,7 @@ int bm_boot_one(const struct bm_run_cfg *c, struct bm_kspec *spec, struct bm_boo
 	}
 	if (bm_boot_load(b->dir, b->run, &b->res, &con))
 		memset(&b->res, 0, sizeof(b->res));
+	con.fail_on_warning = c->fail_on_warning;
 	bm_classify(&b->res, &con, b->w.verdict, b->w.why);
 	if (bm_path(path, sizeof(path), "%s/results.json", b->dir) ||
 	    bm_write_results_json(path, &b->res) || bm_write_meta(b))

@@ -45,6 +45,7 @@ struct bm_run_cfg {
 	const char *modules;      /* boot modules + the profiles' modules */
 	unsigned long long disk_size;
 	int mem, smp, silence, timeout, keep_disk;
+	int fail_on_warning;      /* a complete run with kernel warnings is kernel-warning */
 	int icount;               /* -1 off, else -icount shift (TCG only) */
 	struct bm_progress *progress;  /* live line of the next boot; NULL = none */
 };

@@ -68,7 +68,8 @@ static void cap_usage(FILE *f)
 		   "Reads a box's console, splits it into runs (a new run id, a kernel banner),\n"
 		   "reports damaged records and writes OUT/<label>/ per run as bootmark run does.\n"
 		   "Stops at the end of LOG (without --follow), after --runs, --idle or SIGINT/SIGTERM.\n"
-		   "Exit: 0 every run completed, 1 some run did not (or none seen), 100 bad input,\n"
+		   "Exit: 0 every run completed, else the class of the first run that did not\n"
+		   "(10..21, docs/exit-codes.md; 10 no-console when no run was seen), 100 bad input,\n"
 		   "111 system error (the source cannot be opened, OUT cannot be written).\n\n"
 		   "options:\n");
 	bm_cli_help(f, cap_tab);
@@ -155,7 +156,7 @@ static unsigned intact(const struct bm_cap_run *r)
 /* The summary on stdout; "capture v1" versions its lines. */
 static int summary(const struct bm_cap *c)
 {
-	unsigned done = 0;
+	int first = c->nruns ? BM_EXIT_OK : bm_status_exit(BM_ST_NO_CONSOLE);
 
 	printf("capture v1: %zu run(s) from %s, %u damaged record(s) (%u before any run), "
 	       "%lu over-long line(s) dropped\n", c->nruns, c->source, c->damaged,
@@ -163,13 +164,14 @@ static int summary(const struct bm_cap *c)
 	for (size_t i = 0; i < c->nruns; i++) {
 		const struct bm_cap_run *r = c->runs[i];
 
-		done += r->r.status == BM_ST_COMPLETED;
+		if (!first)   /* the class of the first run that did not complete */
+			first = bm_status_exit(r->r.status);
 		printf("run %s %s: %s%s%s; records %u, damaged %u, recovered %u\n",
 		       r->label[0] ? r->label : "-", r->run[0] ? r->run : "-",
 		       bm_status_name(r->r.status), r->r.status_why[0] ? ": " : "",
 		       r->r.status_why, intact(r), r->damaged, r->recovered);
 	}
-	return c->nruns && done == c->nruns ? BM_EXIT_OK : BM_EXIT_NOTDONE;
+	return first;
 }
 
 static int loop(struct cap_ctx *x)

@@ -15,6 +15,7 @@
 struct parse_opts {
 	char out[PATH_MAX];
 	char run[BM_RUN_LEN + 1];
+	int fail_on_warning;
 };
 
 static const struct bm_opt parse_tab[] = {
@@ -22,6 +23,9 @@ static const struct bm_opt parse_tab[] = {
 	  .len = PATH_MAX, .help = "write DIR/results.json" },
 	{ .name = "run", .type = BM_OPT_STR, .off = offsetof(struct parse_opts, run),
 	  .len = BM_RUN_LEN + 1, .help = "run id to take (default: the first HELLO's)" },
+	{ .name = "fail-on-warning", .type = BM_OPT_BOOL,
+	  .off = offsetof(struct parse_opts, fail_on_warning), .def = "0",
+	  .help = "class a complete run with kernel warnings on the console kernel-warning" },
 	BM_OPT_END,
 };
 
@@ -30,7 +34,8 @@ static void parse_usage(FILE *f)
 	fprintf(f, "usage: bootmark parse LOG [--out DIR] [--run ID]\n\n"
 		   "Reads the records of one run from LOG (a results UART log or a console log\n"
 		   "with the records interleaved), prints the status and the table.\n"
-		   "Exit: 0 completed, 1 not completed, 100 bad input, 111 system error.\n\n"
+		   "Exit: the class of the run (0 completed, 10..21, see docs/exit-codes.md),\n"
+		   "100 bad input, 111 system error.\n\n"
 		   "options:\n");
 	bm_cli_help(f, parse_tab);
 }
@@ -41,21 +46,25 @@ static int report(const char *log, const struct parse_opts *o)
 	struct bm_console con;
 	struct bm_table_boot tb;
 	char *text, kshort[128], path[PATH_MAX];
-	size_t len;
+	size_t len, off, n;
 	int rc;
 
-	rc = bm_read_file(log, &text, &len, (size_t)1 << 30);
-	if (rc) {
-		bm_msg("cannot read %s: %s", log, strerror(-rc));
-		return BM_EXIT_SYSTEM;
-	}
-	bm_console_scan(text, len, &con);
-	free(text);
 	rc = bm_results_load(&r, log, o->run);
 	if (rc) {
 		bm_msg("cannot parse %s: %s", log, strerror(-rc));
 		return BM_EXIT_SYSTEM;
 	}
+	rc = bm_read_file(log, &text, &len, (size_t)1 << 30);
+	if (rc) {
+		bm_msg("cannot read %s: %s", log, strerror(-rc));
+		bm_results_free(&r);
+		return BM_EXIT_SYSTEM;
+	}
+	/* a log of several boots: the console facts of this run's boot only */
+	bm_console_segment(text, len, r.run, &off, &n);
+	bm_console_scan(text + off, n, &con);
+	con.fail_on_warning = o->fail_on_warning;
+	free(text);
 	snprintf(r.source, sizeof(r.source), "%s", strrchr(log, '/') ? strrchr(log, '/') + 1 : log);
 	bm_classify(&r, &con, BM_WATCH_NONE, NULL);
 	bm_kernel_short(bm_hello_get(&r, "kernel") ? bm_hello_get(&r, "kernel") : "?",
@@ -68,7 +77,7 @@ static int report(const char *log, const struct parse_opts *o)
 		printf("\n");
 		bm_table_print(stdout, &tb, 1);
 	}
-	rc = r.status == BM_ST_COMPLETED ? BM_EXIT_OK : BM_EXIT_NOTDONE;
+	rc = bm_status_exit(r.status);
 	if (o->out[0]) {
 		int wr = bm_mkdir_p(o->out, 0755);
 

@@ -60,7 +60,8 @@ static void run_usage(FILE *f)
 	fprintf(f, "usage: bootmark run --kernel SPEC [--kernel SPEC ...] --suite NAME --fs FS[,FS...]\n"
 		   "                    --out DIR [options]\n\n"
 		   "SPEC: RELEASE, deb:RELEASE or local:BZIMAGE[:MODULES_ROOT]\n"
-		   "Exit: 0 all boots completed, 1 some boot did not, 100 bad input, 111 system error.\n\n"
+		   "Exit: 0 all boots completed, else the class of the first boot that did not\n"
+		   "(10..21, see docs/exit-codes.md), 100 bad input, 111 system error.\n\n"
 		   "options (--name VALUE or --name=VALUE):\n");
 	bm_cli_help(f, run_tab);
 }
@@ -359,7 +360,7 @@ int bm_cmd_run(int argc, char **argv)
 	struct plan *p = calloc(1, sizeof(*p));
 	struct bm_boot *boots = NULL;
 	struct bm_rep rep;
-	int rc, n, i, infra = 0, failed = 0;
+	int rc, n, i, infra = 0, failed = 0, first = BM_EXIT_OK;
 
 	if (!p)
 		return BM_EXIT_SYSTEM;
@@ -393,11 +394,14 @@ int bm_cmd_run(int argc, char **argv)
 		infra++;
 	for (i = 0; i < n; i++) {
 		failed += boots[i].res.status != BM_ST_COMPLETED;
+		if (!first)   /* the class of the first boot that did not complete */
+			first = bm_status_exit(boots[i].res.status);
+		infra += boots[i].res.status == BM_ST_INFRA_ERROR;
 		bm_results_free(&boots[i].res);
 		bm_argv_free(&boots[i].argv);
 	}
 	printf("\n%d of %d boot(s) completed; results in %s\n", n - failed, n, p->o.out);
-	rc = infra ? BM_EXIT_SYSTEM : failed ? BM_EXIT_NOTDONE : BM_EXIT_OK;
+	rc = infra ? BM_EXIT_SYSTEM : first;
 out_free_boots:
 	free(boots);
 	free(p->round);

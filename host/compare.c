@@ -39,7 +39,7 @@ enum bm_cmp_dir bm_cmp_direction(const char *metric, const char *unit)
 
 int bm_cmp_boot_missing(const struct bm_cmp_boot *b)
 {
-	return b->r.status != BM_ST_COMPLETED && b->r.status != BM_ST_RUN_ERROR;
+	return !bm_status_ran(b->r.status);
 }
 
 /* "6.1.0-53-amd64.b2" -> "6.1.0-53-amd64": the --repeat suffix. */

@@ -65,7 +65,7 @@ int bm_cmp_add_dir(struct bm_cmp *c, const char *dir);
 /* Groups and tests; call once after the last bm_cmp_add_dir.  0 or -ENOMEM. */
 int bm_cmp_build(struct bm_cmp *c, double alpha);
 void bm_cmp_free(struct bm_cmp *c);
-/* A boot whose results are left out (not completed / run-error). */
+/* A boot whose results are left out (it did not run to END: bm_status_ran). */
 int bm_cmp_boot_missing(const struct bm_cmp_boot *b);
 
 void bm_cmp_print(FILE *f, const struct bm_cmp *c, const struct bm_compare_opts *o);

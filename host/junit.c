@@ -127,6 +127,12 @@ static struct jcase *find_case(struct jboot *jb, const char *fs, const char *tes
 	return &jb->c[jb->n++];
 }
 
+/* Ran to END with E records: the E records are the failures to show. */
+static int with_errors(enum bm_status st)
+{
+	return st == BM_ST_SETUP_FAILURE || st == BM_ST_BENCH_ERROR;
+}
+
 static int build(struct jboot *jb, const struct bm_results *r)
 {
 	size_t i;
@@ -153,8 +159,8 @@ static int build(struct jboot *jb, const struct bm_results *r)
 	for (i = 0; i < jb->n; i++)
 		jb->failures += jb->c[i].nerr > 0;
 	/* a run error with no E record to show still fails somewhere */
-	jb->boot_failed = (r->status != BM_ST_COMPLETED && r->status != BM_ST_RUN_ERROR) ||
-			  jb->loose || (r->status == BM_ST_RUN_ERROR && !r->nerr);
+	jb->boot_failed = (r->status != BM_ST_COMPLETED && !with_errors(r->status)) ||
+			  jb->loose || (with_errors(r->status) && !r->nerr);
 	jb->failures += jb->boot_failed;
 	return 0;
 }
@@ -194,7 +200,7 @@ static void write_boot_case(FILE *f, const struct bm_ci_boot *b, const struct jb
 		return;
 	}
 	fputs(">\n", f);
-	if (r->status != BM_ST_COMPLETED && (r->status != BM_ST_RUN_ERROR || !r->nerr)) {
+	if (r->status != BM_ST_COMPLETED && (!with_errors(r->status) || !r->nerr)) {
 		fputs("      <failure type=\"", f);
 		esc(f, bm_status_name(r->status));
 		fputs("\" message=\"", f);

@@ -180,6 +180,8 @@ void bm_results_json(FILE *f, const struct bm_results *r)
 	bm_json_kstr(&j, "source", r->source);
 	bm_json_kstr(&j, "status", bm_status_name(r->status));
 	bm_json_kstr(&j, "status_why", r->status_why);
+	bm_json_kint(&j, "kernel_warnings", r->kernel_warnings);
+	bm_json_kstr(&j, "kernel_warning_first", r->kernel_warning_first);
 	bm_json_key(&j, "hello");
 	if (r->have_hello) {
 		bm_json_obj_begin(&j);

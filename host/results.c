@@ -8,22 +8,45 @@
 #include "profile.h"
 #include "results.h"
 
-static const char *const status_names[] = {
-	[BM_ST_COMPLETED] = "completed",
-	[BM_ST_BOOT_FAILURE] = "boot-failure",
-	[BM_ST_PANIC] = "panic",
-	[BM_ST_HANG] = "hang",
-	[BM_ST_PROTOCOL_ERROR] = "protocol-error",
-	[BM_ST_RUN_ERROR] = "run-error",
-	[BM_ST_INFRA_ERROR] = "infra-error",
-	[BM_ST_DISK_REFUSED] = "disk-refused",
+/* The contract of docs/exit-codes.md: name and exit code of every class. */
+static const struct {
+	const char *name;
+	int exit;
+} classes[] = {
+	[BM_ST_COMPLETED] = { "completed", 0 },
+	[BM_ST_NO_CONSOLE] = { "no-console", 10 },
+	[BM_ST_NO_RUNNER] = { "no-runner", 11 },
+	[BM_ST_INITRAMFS_ERROR] = { "initramfs-error", 12 },
+	[BM_ST_PANIC] = { "panic", 13 },
+	[BM_ST_KERNEL_WARNING] = { "kernel-warning", 14 },
+	[BM_ST_HANG] = { "hang", 15 },
+	[BM_ST_UNEXPECTED_REBOOT] = { "unexpected-reboot", 16 },
+	[BM_ST_SETUP_FAILURE] = { "setup-failure", 17 },
+	[BM_ST_BENCH_ERROR] = { "bench-error", 18 },
+	[BM_ST_PROTOCOL_ERROR] = { "protocol-error", 19 },
+	[BM_ST_DISK_REFUSED] = { "disk-refused", 20 },
+	[BM_ST_TIMEOUT] = { "timeout", 21 },
+	[BM_ST_INFRA_ERROR] = { "infra-error", 111 },
 };
 
 const char *bm_status_name(enum bm_status st)
 {
-	if ((unsigned)st >= sizeof(status_names) / sizeof(status_names[0]))
+	if ((unsigned)st >= sizeof(classes) / sizeof(classes[0]))
 		return "unknown";
-	return status_names[st];
+	return classes[st].name;
+}
+
+int bm_status_exit(enum bm_status st)
+{
+	if ((unsigned)st >= sizeof(classes) / sizeof(classes[0]))
+		return 111;
+	return classes[st].exit;
+}
+
+int bm_status_ran(enum bm_status st)
+{
+	return st == BM_ST_COMPLETED || st == BM_ST_KERNEL_WARNING ||
+	       st == BM_ST_SETUP_FAILURE || st == BM_ST_BENCH_ERROR;
 }
 
 void bm_stream_feed_text(struct bm_stream *s, const char *text, size_t len)

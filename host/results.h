@@ -13,15 +13,23 @@
 #include "proto.h"
 #include "report.h"  /* struct bm_rres: one R record */
 
+/* The class of one boot (docs/exit-codes.md, docs/reliability.md).  The
+ * names and exit codes are a contract: fault-injection tests assert them. */
 enum bm_status {
-	BM_ST_COMPLETED,       /* HELLO..END complete, no errors */
-	BM_ST_BOOT_FAILURE,    /* no HELLO record */
-	BM_ST_PANIC,           /* "Kernel panic - not syncing" on the console */
-	BM_ST_HANG,            /* the watchdog stopped QEMU */
-	BM_ST_PROTOCOL_ERROR,  /* bm_stream_check() failed after a HELLO */
-	BM_ST_RUN_ERROR,       /* complete, but E records or Z errors > 0 */
-	BM_ST_INFRA_ERROR,     /* QEMU could not be started */
-	BM_ST_DISK_REFUSED,    /* the runner refused the test disk (E class "refused") */
+	BM_ST_COMPLETED,         /* HELLO..END complete, no E record */
+	BM_ST_NO_CONSOLE,        /* not one console byte, no record */
+	BM_ST_NO_RUNNER,         /* console output but no HELLO */
+	BM_ST_INITRAMFS_ERROR,   /* the kernel could not unpack or start init */
+	BM_ST_PANIC,             /* "Kernel panic - not syncing" on the console */
+	BM_ST_KERNEL_WARNING,    /* complete, warnings on the console, --fail-on-warning */
+	BM_ST_HANG,              /* the silence watchdog stopped QEMU */
+	BM_ST_UNEXPECTED_REBOOT, /* the kernel restarted before END */
+	BM_ST_SETUP_FAILURE,     /* complete, first E record: setup/module/config/disk */
+	BM_ST_BENCH_ERROR,       /* complete, first E record: bench/internal/watchdog */
+	BM_ST_PROTOCOL_ERROR,    /* bm_stream_check() failed after a HELLO */
+	BM_ST_DISK_REFUSED,      /* the runner refused the test disk (E class "refused") */
+	BM_ST_TIMEOUT,           /* the hard --timeout stopped QEMU before END */
+	BM_ST_INFRA_ERROR,       /* QEMU could not be started */
 };
 
 /* How the QEMU process ended, as seen by the watchdog. */
@@ -44,11 +52,17 @@ struct bm_herr {            /* one E record */
 };
 
 struct bm_console {         /* what the console log says */
+	size_t bytes;           /* 0: no-console */
 	int banner;             /* "Linux version" seen */
+	int banners;            /* how often (a second = the kernel restarted) */
 	int panic;              /* "Kernel panic - not syncing" seen */
 	int init_fail;          /* unpacking failed / no working init / kill init */
+	int warnings;           /* Oops, BUG, WARNING, KASAN... (one per report) */
+	int restarts;           /* "reboot: Restarting system" */
+	int fail_on_warning;    /* set by the caller after the scan: --fail-on-warning */
 	char panic_line[200];
 	char init_line[200];
+	char warn_line[200];    /* the first warning */
 };
 
 struct bm_results {
@@ -66,11 +80,17 @@ struct bm_results {
 	unsigned bad_crc, foreign, conflicts, hellos;
 	int stream_rc;          /* bm_stream_check() */
 	char stream_why[256];
+	int kernel_warnings;    /* copied from the console by bm_classify */
+	char kernel_warning_first[200];
 	enum bm_status status;
 	char status_why[256];
 };
 
 const char *bm_status_name(enum bm_status st);
+/* The exit code of a boot of this class: 0 completed, 10..21, 111 infra-error. */
+int bm_status_exit(enum bm_status st);
+/* True for the classes where the run went to END ("ran, with errors" included). */
+int bm_status_ran(enum bm_status st);
 
 /* Feeds text line by line into s (CR and CRLF line ends accepted). */
 void bm_stream_feed_text(struct bm_stream *s, const char *text, size_t len);
@@ -81,7 +101,14 @@ void bm_results_free(struct bm_results *r);
 const char *bm_hello_get(const struct bm_results *r, const char *key);
 
 void bm_console_scan(const char *text, size_t len, struct bm_console *c);
-/* Sets r->status and r->status_why. */
+/* The part of a log of several runs that belongs to run: from after the
+ * previous run's last record (or a restart or banner after it) to before the
+ * next run's first record (or the banner before it); the whole text when run
+ * has no record in it.  Sets *off and *n. */
+void bm_console_segment(const char *text, size_t len, const char *run, size_t *off,
+			size_t *n);
+/* Sets r->status and r->status_why (and copies the warnings into r); the order
+ * of decision is docs/reliability.md's.  c may be NULL (no console known). */
 void bm_classify(struct bm_results *r, const struct bm_console *c,
 		 enum bm_watch w, const char *watch_why);
 

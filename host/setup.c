@@ -144,6 +144,7 @@ void bm_setup_run_cfg(const struct bm_setup *s, const struct bm_boot_opts *o, co
 		.disk_size = s->suite.disk_size, .mem = (int)o->mem, .smp = (int)o->smp,
 		.silence = (int)o->silence, .timeout = (int)o->timeout,
 		.keep_disk = o->keep_disk, .icount = (int)o->icount,
+		.fail_on_warning = o->fail_on_warning,
 	};
 	/* icount runs the vCPUs round-robin in one thread, and the 6.1 kernel's
 	 * secondary CPU bring-up stalls there: one vCPU */

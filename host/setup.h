@@ -27,6 +27,7 @@ struct bm_boot_opts {
 	char machine[8];
 	long long mem, smp, silence, timeout, icount;
 	int keep_disk;
+	int fail_on_warning;
 };
 
 extern const char *const bm_accel_choices[];
@@ -59,7 +60,10 @@ extern const char *const bm_machine_choices[];
 			"TCG virtual time: the guest clock ticks 2^N ns per instruction, " \
 			"so host load does not show in timings; implies --smp 1; -1 = off"), \
 	{ .name = "keep-disk", .type = BM_OPT_BOOL, .off = offsetof(T, m.keep_disk), .def = "0", \
-	  .help = "keep OUT/<label>/disk.img after the boot" }
+	  .help = "keep OUT/<label>/disk.img after the boot" }, \
+	{ .name = "fail-on-warning", .type = BM_OPT_BOOL, .off = offsetof(T, m.fail_on_warning), \
+	  .def = "0", .help = "class a complete boot with kernel warnings (Oops, BUG, WARNING, " \
+	  "KASAN...) kernel-warning, exit 14; without it they are only recorded" }
 
 struct bm_setup {
 	char exe[PATH_MAX], image[PATH_MAX], configs[PATH_MAX], modules[1024];

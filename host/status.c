@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * Console-log facts and the per-boot status.  Only a panic is fatal on
- * its own (as in LAVA); everything else is judged from the protocol
- * stream, because console text can be interleaved or missing (PXE).
+ * Console-log facts and the class of a boot (docs/reliability.md).  Only a
+ * panic is fatal on its own (as in LAVA); a complete protocol stream beats
+ * everything else, because console text can be interleaved or missing (PXE);
+ * the console only tells apart the ways a boot did not complete.
  */
 #include <stdio.h>
 #include <string.h>
@@ -17,30 +18,88 @@ static const char *const init_failures[] = {
 	NULL,
 };
 
-/* Copies the line that contains p (up to its end) into buf. */
-static void grab_line(const char *text, size_t len, const char *p,
-		      char *buf, size_t buflen)
-{
-	const char *end = p;
-	size_t n;
+/* Lines that start a kernel warning report.  "cut here" opens most of them;
+ * the WARNING/BUG line that follows it belongs to the same report. */
+static const char *const warn_marks[] = {
+	"WARNING: CPU:", "BUG: ", "Oops: ", "UBSAN:", "KFENCE:",
+	"general protection fault", NULL,
+};
+#define CUT_HERE "------------[ cut here ]------------"
 
-	while ((size_t)(end - text) < len && *end != '\n' && *end != '\r')
-		end++;
-	n = (size_t)(end - p);
+/* Copies n bytes of line p into buf as a string. */
+static void copy_line(const char *p, size_t n, char *buf, size_t buflen)
+{
 	if (n >= buflen)
 		n = buflen - 1;
 	memcpy(buf, p, n);
 	buf[n] = '\0';
 }
 
-void bm_console_scan(const char *text, size_t len, struct bm_console *c)
+/* Copies the line that contains p (up to its end) into buf. */
+static void grab_line(const char *text, size_t len, const char *p,
+		      char *buf, size_t buflen)
 {
-	const char *p;
+	const char *end = p;
+
+	while ((size_t)(end - text) < len && *end != '\n' && *end != '\r')
+		end++;
+	copy_line(p, (size_t)(end - p), buf, buflen);
+}
+
+static int has(const char *line, size_t n, const char *what)
+{
+	return memmem(line, n, what, strlen(what)) != NULL;
+}
+
+static int warn_line(const char *line, size_t n)
+{
 	int i;
 
+	for (i = 0; warn_marks[i]; i++)
+		if (has(line, n, warn_marks[i]))
+			return 1;
+	return 0;
+}
+
+/* One line: warnings (a report counts once), restarts, banners. */
+static void scan_line(const char *line, size_t n, struct bm_console *c, int *after_cut)
+{
+	if (has(line, n, CUT_HERE)) {
+		c->warnings++;
+		*after_cut = 1;
+		return;
+	}
+	if (warn_line(line, n)) {
+		if (!*after_cut)
+			c->warnings++;
+		if (!c->warn_line[0])
+			copy_line(line, n, c->warn_line, sizeof(c->warn_line));
+	}
+	*after_cut = 0;
+	if (has(line, n, "reboot: Restarting system"))
+		c->restarts++;
+	if (has(line, n, "Linux version "))
+		c->banners++;
+}
+
+void bm_console_scan(const char *text, size_t len, struct bm_console *c)
+{
+	size_t start = 0, i;
+	const char *p;
+	int after_cut = 0;
+
 	memset(c, 0, sizeof(*c));
-	if (memmem(text, len, "Linux version ", 14))
-		c->banner = 1;
+	c->bytes = len;
+	for (i = 0; i <= len; i++) {
+		if (i < len && text[i] != '\n' && text[i] != '\r')
+			continue;
+		if (i > start)
+			scan_line(text + start, i - start, c, &after_cut);
+		start = i + 1;
+	}
+	if (c->warnings && !c->warn_line[0])
+		snprintf(c->warn_line, sizeof(c->warn_line), "%s", CUT_HERE);
+	c->banner = c->banners > 0;
 	p = memmem(text, len, "Kernel panic - not syncing", 26);
 	if (p) {
 		c->panic = 1;
@@ -56,6 +115,75 @@ void bm_console_scan(const char *text, size_t len, struct bm_console *c)
 	}
 }
 
+/* The last occurrence of what in [from, to), or NULL. */
+static const char *last_of(const char *from, const char *to, const char *what)
+{
+	const char *p, *found = NULL;
+	size_t n = strlen(what);
+
+	while (from < to && (p = memmem(from, (size_t)(to - from), what, n))) {
+		found = p;
+		from = p + 1;
+	}
+	return found;
+}
+
+static const char *line_end(const char *p, const char *end)
+{
+	while (p < end && *p != '\n')
+		p++;
+	return p < end ? p + 1 : end;
+}
+
+static const char *line_start(const char *text, const char *p)
+{
+	while (p > text && p[-1] != '\n')
+		p--;
+	return p;
+}
+
+/* The first record of a run other than run in [p, end), or end. */
+static const char *next_foreign(const char *p, const char *end, const char *mine)
+{
+	const char *q;
+
+	while (p < end && (q = memmem(p, (size_t)(end - p), "@@B1 ", 5))) {
+		if (strncmp(q, mine, strlen(mine)))
+			return line_start(p, q);
+		p = q + 5;
+	}
+	return end;
+}
+
+void bm_console_segment(const char *text, size_t len, const char *run, size_t *off,
+			size_t *n)
+{
+	const char *end = text + len, *first, *last, *start, *stop, *p;
+	char mine[BM_RUN_LEN + 8];
+
+	*off = 0;
+	*n = len;
+	snprintf(mine, sizeof(mine), "@@B1 %s ", run);
+	first = run[0] ? memmem(text, len, mine, strlen(mine)) : NULL;
+	if (!first)
+		return;
+	last = last_of(first, end, mine);
+	/* before: after the previous run's last record, its restart, then our banner */
+	p = last_of(text, first, "@@B1 ");
+	start = p ? line_end(p, first) : text;
+	if ((p = last_of(start, first, "reboot: ")))
+		start = line_end(p, first);
+	if ((p = last_of(start, first, "Linux version ")))
+		start = line_start(text, p);
+	/* after: up to the next run's first record, or the banner of its boot */
+	last = line_end(last, end);
+	stop = next_foreign(last, end, mine);
+	if (stop < end && (p = memmem(last, (size_t)(stop - last), "Linux version ", 14)))
+		stop = line_start(text, p);
+	*off = (size_t)(line_start(text, start) - text);
+	*n = (size_t)(stop - text) - *off;
+}
+
 static void set(struct bm_results *r, enum bm_status st, const char *why)
 {
 	size_t n = strlen(why);
@@ -67,14 +195,34 @@ static void set(struct bm_results *r, enum bm_status st, const char *why)
 	r->status_why[n] = '\0';
 }
 
-static void classify_complete(struct bm_results *r)
+static int is_setup_class(const char *cls)
 {
-	char why[256];
+	return !strcmp(cls, "setup") || !strcmp(cls, "module") || !strcmp(cls, "config") ||
+	       !strcmp(cls, "disk");
+}
 
-	if (r->nerr || r->end_errors > 0) {
-		bm_path(why, sizeof(why), "%zu error record(s)%s%s", r->nerr,
-			r->nerr ? ", first: " : "", r->nerr ? r->err[0].msg : "");
-		set(r, BM_ST_RUN_ERROR, why);
+/* The stream went to END: the first E record decides between the two
+ * "ran, with errors" classes (an unknown class counts as bench). */
+static void classify_complete(struct bm_results *r, const struct bm_console *c)
+{
+	char why[300];
+
+	if (c && c->warnings && c->fail_on_warning) {
+		snprintf(why, sizeof(why), "%d kernel warning(s), first: %s", c->warnings,
+			 c->warn_line);
+		set(r, BM_ST_KERNEL_WARNING, why);
+		return;
+	}
+	if (r->nerr) {
+		snprintf(why, sizeof(why), "%zu error record(s), first (%.15s): %.200s", r->nerr,
+			 r->err[0].cls, r->err[0].msg);
+		set(r, is_setup_class(r->err[0].cls) ? BM_ST_SETUP_FAILURE : BM_ST_BENCH_ERROR,
+		    why);
+		return;
+	}
+	if (r->end_errors > 0) {
+		snprintf(why, sizeof(why), "END counts %lld error(s)", r->end_errors);
+		set(r, BM_ST_BENCH_ERROR, why);
 		return;
 	}
 	set(r, BM_ST_COMPLETED, "");
@@ -91,17 +239,62 @@ static const char *refusal(const struct bm_results *r)
 	return NULL;
 }
 
-void bm_classify(struct bm_results *r, const struct bm_console *c,
-		 enum bm_watch w, const char *watch_why)
+/* Why the kernel restarted before END, or NULL. */
+static const char *restarted(const struct bm_results *r, const struct bm_console *c)
+{
+	if (r->hellos > 1)
+		return "a second HELLO record (the guest rebooted)";
+	/* seq 1 is the HELLO: a different copy of it is a HELLO sent again from
+	 * scratch (an identical copy cannot be told from a retransmission) */
+	if (r->conflicts && !strcmp(r->stream_why, "conflicting copies of seq 1"))
+		return "a second, different HELLO record (the guest rebooted)";
+	if (c && c->banners > 1)
+		return "a second kernel banner on the console";
+	if (c && c->restarts && !r->have_end)
+		return "\"reboot: Restarting system\" before END";
+	return NULL;
+}
+
+/* No HELLO and no crash: which of the early classes. */
+static void classify_early(struct bm_results *r, const struct bm_console *c)
 {
 	char why[300];
 
+	if (c && c->init_fail) {
+		snprintf(why, sizeof(why), "no HELLO record: %s", c->init_line);
+		set(r, BM_ST_INITRAMFS_ERROR, why);
+	} else if (c && !c->bytes && !r->max_seq && !r->bad_crc && !r->foreign) {
+		set(r, BM_ST_NO_CONSOLE, "the console log is empty");
+	} else {
+		set(r, BM_ST_NO_RUNNER, c && c->banner ? "no HELLO record (kernel banner seen)"
+						       : "no HELLO record");
+	}
+}
+
+static void copy_warnings(struct bm_results *r, const struct bm_console *c)
+{
+	r->kernel_warnings = c ? c->warnings : 0;
+	snprintf(r->kernel_warning_first, sizeof(r->kernel_warning_first), "%s",
+		 c ? c->warn_line : "");
+}
+
+void bm_classify(struct bm_results *r, const struct bm_console *c,
+		 enum bm_watch w, const char *watch_why)
+{
+	copy_warnings(r, c);
 	if (w == BM_WATCH_NOSTART) {
 		set(r, BM_ST_INFRA_ERROR, watch_why ? watch_why : "QEMU did not start");
 		return;
 	}
-	if (c && c->panic) {
-		set(r, BM_ST_PANIC, c->panic_line);
+	/* The panic that follows a broken initramfs ("VFS: Unable to mount root
+	 * fs", "No working init found") is its consequence, not the kernel's
+	 * crash: without a HELLO the initramfs message decides. */
+	if (c && c->init_fail && !r->have_hello) {
+		classify_early(r, c);
+		return;
+	}
+	if ((c && c->panic) || w == BM_WATCH_PANIC) {
+		set(r, BM_ST_PANIC, c && c->panic ? c->panic_line : watch_why ? watch_why : "panic");
 		return;
 	}
 	/* A refusal is the configuration's or the disk's fault, not the kernel's:
@@ -112,25 +305,23 @@ void bm_classify(struct bm_results *r, const struct bm_console *c,
 	}
 	/* A complete stream is valid even if QEMU then failed to power off. */
 	if (r->stream_rc == 0) {
-		classify_complete(r);
+		classify_complete(r, c);
 		return;
 	}
-	if (w == BM_WATCH_SILENCE || w == BM_WATCH_TIMEOUT) {
+	if (w == BM_WATCH_TIMEOUT || w == BM_WATCH_SILENCE) {
+		char why[300];
+
 		snprintf(why, sizeof(why), "%s%s", watch_why ? watch_why : "watchdog",
 			 r->have_hello ? "" : " (before HELLO)");
-		set(r, BM_ST_HANG, why);
+		set(r, w == BM_WATCH_TIMEOUT ? BM_ST_TIMEOUT : BM_ST_HANG, why);
+		return;
+	}
+	if (restarted(r, c)) {
+		set(r, BM_ST_UNEXPECTED_REBOOT, restarted(r, c));
 		return;
 	}
 	if (!r->have_hello) {
-		if (c && c->init_fail)
-			snprintf(why, sizeof(why), "no HELLO record: %s", c->init_line);
-		else if (c && c->banner)
-			snprintf(why, sizeof(why), "no HELLO record (kernel banner seen)");
-		else if (c)
-			snprintf(why, sizeof(why), "no HELLO record and no kernel banner");
-		else
-			snprintf(why, sizeof(why), "no HELLO record");
-		set(r, BM_ST_BOOT_FAILURE, why);
+		classify_early(r, c);
 		return;
 	}
 	set(r, BM_ST_PROTOCOL_ERROR, r->stream_why[0] ? r->stream_why : "incomplete stream");

@@ -16,7 +16,7 @@
 	.help = h }
 
 static const char *const finish_choices[] = { "poweroff", "reboot", "halt", NULL };
-static const char *const fault_choices[] = { "none", "panic", "hang", NULL };
+static const char *const fault_choices[] = { "none", "panic", "hang", "kmsg", NULL };
 
 const struct bm_opt runner_opts[] = {
 	OPT_STR("run", run, "", "run id, 8 lowercase hex digits (default: random)"),
@@ -60,8 +60,9 @@ const struct bm_opt runner_opts[] = {
 	  .def = "0", .help = "also write one M record per metric, for LAVA's monitors" },
 	{ .name = "fault", .type = BM_OPT_STR, .off = offsetof(struct runner_cfg, fault),
 	  .len = sizeof(((struct runner_cfg *)0)->fault), .def = "none", .choices = fault_choices,
-	  .help = "tests only: after HELLO, crash the kernel (panic) or freeze the runner and "
-		  "its watchdog feeding (hang)" },
+	  .help = "tests only: after HELLO, crash the kernel (panic), freeze the runner and "
+		  "its watchdog feeding (hang), or flood /dev/kmsg for the rest of the run while "
+		  "the suite goes on (kmsg)" },
 	BM_OPT_END
 };
 

@@ -36,7 +36,7 @@ struct runner_cfg {
 	long long watchdog;    /* seconds; 0 = do not arm the hardware watchdog */
 	char watchdog_dev[64];
 	int lava;              /* also one M record per metric (LAVA monitors) */
-	char fault[16];        /* tests only: none | panic | hang, after HELLO */
+	char fault[16];        /* tests only: none | panic | hang | kmsg, after HELLO */
 };
 
 extern const struct bm_opt runner_opts[];

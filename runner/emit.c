@@ -27,11 +27,68 @@ void emit_init_fd(struct emitter *e, int fd, const char *run)
 {
 	memset(e, 0, sizeof(*e));
 	e->fd = fd;
+	e->kfd = -1;
 	snprintf(e->run, sizeof(e->run), "%s", run);
 	pthread_mutex_init(&e->lock, NULL);
 	pthread_cond_init(&e->cond, NULL);
 	e->last_emit = emit_now();
 	snprintf(e->phase, sizeof(e->phase), "boot");
+}
+
+/* 1 when path is the kernel's console: /dev/console or the last active one. */
+static int is_console(const char *path)
+{
+	char buf[256], *last;
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	ssize_t n;
+	int fd;
+
+	if (!strcmp(path, "/dev/console"))
+		return 1;
+	fd = open("/sys/class/tty/console/active", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	last = strrchr(buf, ' ') ? strrchr(buf, ' ') + 1 : buf;
+	return !strcmp(last, base);
+}
+
+/*
+ * On a console that kernel messages share, the UART driver sends a tty
+ * write in FIFO-sized bursts and printk's console output lands between
+ * them: a record would be torn into 16-byte pieces under a flood of kernel
+ * messages.  Handed to printk through /dev/kmsg it is printed whole, in
+ * order with the kernel's own lines.  That needs /dev/kmsg without rate
+ * limit (printk_devkmsg=on); where that cannot be set, -1: write directly.
+ */
+/* "on" in /proc/sys/kernel/printk_devkmsg (set there or on the command line). */
+static int devkmsg_on(int fd)
+{
+	char v[16] = "";
+
+	return lseek(fd, 0, SEEK_SET) == 0 && read(fd, v, sizeof(v) - 1) > 0 &&
+	       !strncmp(v, "on", 2);
+}
+
+static int open_kmsg(void)
+{
+	int fd, kfd, on;
+
+	fd = open("/proc/sys/kernel/printk_devkmsg", O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	/* printk.devkmsg= on the command line locks it: then only read it */
+	on = devkmsg_on(fd) || (pwrite(fd, "on\n", 3, 0) == 3 && devkmsg_on(fd));
+	close(fd);
+	if (!on)
+		return -1;
+	kfd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
+	return kfd < 0 ? -1 : kfd;
 }
 
 int emit_open(struct emitter *e, const char *path, const char *run)
@@ -55,6 +112,8 @@ int emit_open(struct emitter *e, const char *path, const char *run)
 		tcsetattr(fd, TCSANOW, &t);
 	}
 	emit_init_fd(e, fd, run);
+	if (is_console(path))
+		e->kfd = open_kmsg();
 	return 0;
 }
 
@@ -63,6 +122,9 @@ void emit_close(struct emitter *e)
 	size_t i;
 
 	emit_beat_stop(e);
+	if (e->kfd >= 0)
+		close(e->kfd);
+	e->kfd = -1;
 	for (i = 0; i < e->nr; i++)
 		free(e->rlines[i]);
 	free(e->rlines);
@@ -74,10 +136,28 @@ void emit_close(struct emitter *e)
 }
 
 /* One line, one write(): a line is never split by another writer's output. */
+/* printk keeps a record whole up to 1 KiB with its prefixes; longer: direct. */
+#define KMSG_LINE_MAX 900
+
+static int write_kmsg(struct emitter *e, const char *buf, size_t len)
+{
+	char line[KMSG_LINE_MAX + 8];
+	int n = snprintf(line, sizeof(line), "<0>%.*s", (int)len, buf);
+
+	/* one write() is one printk record; level 0 passes any console loglevel */
+	if (write(e->kfd, line, (size_t)n) != n)
+		return -1;
+	e->last_emit = emit_now();
+	return 0;
+}
+
 static int write_line(struct emitter *e, const char *buf, size_t len)
 {
 	ssize_t n;
 	size_t done = 0;
+
+	if (e->kfd >= 0 && len <= KMSG_LINE_MAX && !write_kmsg(e, buf, len))
+		return 0;
 
 	while (done < len) {
 		n = write(e->fd, buf + done, len - done);
@@ -168,6 +248,9 @@ static int beat_locked(struct emitter *e)
 {
 	struct bm_line l;
 
+	/* HELLO is seq 1: module loading and the disk wait come before it */
+	if (!e->seq)
+		return 0;
 	emit_begin(e, &l, BM_REC_BEAT);
 	bm_line_add(&l, "phase", e->phase);
 	bm_line_addf(&l, "t", "%.1f", emit_now());

@@ -21,6 +21,7 @@ struct emit_ctx {
 
 struct emitter {
 	int fd;
+	int kfd;                 /* /dev/kmsg when the records share the console, else -1 */
 	char run[BM_RUN_LEN + 1];
 	uint64_t seq;
 	unsigned nresults, nerrors;

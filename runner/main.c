@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -266,17 +267,56 @@ static void arm_watchdog(struct boot *b)
 }
 
 /*
+ * bootmark.fault=kmsg: kernel messages as fast as the kernel takes them, for
+ * the whole run, so they interleave with the records on a shared console
+ * (tests/faults.sh counts that none is lost).  A thread, not a child: the
+ * workloads reap children.  It ends with the machine.
+ */
+static void *kmsg_flood(void *arg)
+{
+	char line[96];
+	unsigned long n;
+	int fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC), len;
+
+	(void)arg;
+	if (fd < 0) {
+		rlog(RLOG_ERR, "cannot open /dev/kmsg: %s", strerror(errno));
+		return NULL;
+	}
+	for (n = 0;; n++) {
+		len = snprintf(line, sizeof(line),
+			       "<4>bootmark flood %08lu the quick brown fox jumps\n", n);
+		if (write(fd, line, (size_t)len) < 0 && errno != EINTR && errno != EAGAIN) {
+			rlog(RLOG_ERR, "/dev/kmsg: %s", strerror(errno));
+			break;
+		}
+	}
+	close(fd);
+	return NULL;
+}
+
+/*
  * bootmark.fault= (tests of the host and of the watchdog): a kernel crash,
  * or a runner that stops everything, feeding the watchdog included, as a
- * frozen box would.  Neither returns.
+ * frozen box would.  Neither returns.  Or a flood of kernel messages
+ * while the suite goes on (kmsg).
  */
 static void inject_fault(struct boot *b)
 {
+	pthread_t th;
 	int fd;
 
 	if (!strcmp(b->cfg.fault, "none"))
 		return;
 	rlog(RLOG_ERR, "fault injection: %s", b->cfg.fault);
+	if (!strcmp(b->cfg.fault, "kmsg")) {
+		/* The suite goes on: the flood is the fault. */
+		if (pthread_create(&th, NULL, kmsg_flood, NULL))
+			rlog(RLOG_ERR, "no kmsg flood thread");
+		else
+			pthread_detach(th);
+		return;
+	}
 	if (!strcmp(b->cfg.fault, "panic")) {
 		fd = open("/proc/sysrq-trigger", O_WRONLY);
 		if (fd >= 0 && write(fd, "c", 1) < 0)

@@ -58,7 +58,7 @@ log=$t/combined.log
 # 2 -------------------------------------------------------------------------
 $bin capture --file "$log" --out "$t/file" >"$t/file.out" 2>"$t/file.err"
 rc=$?
-check "--file: exit 1, run 2 lost a heartbeat (got $rc)" '[ $rc -eq 1 ]'
+check "--file: exit 19 (protocol-error), run 2 lost a heartbeat (got $rc)" '[ $rc -eq 19 ]'
 check "--file: two runs, labelled as bootmark run labels them" \
 	'[ -d "$t/file/6.1.0-53-amd64" ] && [ -d "$t/file/6.1.0-53-amd64_2" ] && [ -f "$t/file/preamble.log" ]'
 check "--file: every intact record is in the results, no other" 'py intact "$t/file" "$t/intact.txt"'
@@ -90,7 +90,7 @@ timeout 120 $bin capture --tcp "127.0.0.1:$(cat "$t/port")" --out "$t/tcp" --run
 	>"$t/tcp.out" 2>"$t/tcp.err"
 rc=$?
 kill $helper 2>/dev/null
-check "--tcp: stops after --runs 2 with exit 1 (got $rc)" '[ $rc -eq 1 ]'
+check "--tcp: stops after --runs 2 with exit 19 (got $rc)" '[ $rc -eq 19 ]'
 check "--tcp: the dropped connection is reported once and comes back" \
 	'[ $(grep -c "reconnecting" "$t/tcp.err") -eq 1 ] && grep -q "back after" "$t/tcp.err"'
 check "--tcp: the same folders as --file" 'py same "$t/file" "$t/tcp"'
@@ -102,7 +102,7 @@ timeout 120 $bin capture --serial "$(cat "$t/ptyname"),115200" --out "$t/serial"
 	>"$t/serial.out" 2>"$t/serial.err"
 rc=$?
 kill $helper 2>/dev/null
-check "--serial (a pty in raw mode): exit 1 (got $rc)" '[ $rc -eq 1 ]'
+check "--serial (a pty in raw mode): exit 19 (got $rc)" '[ $rc -eq 19 ]'
 check "--serial: the same folders as --file" 'py same "$t/file" "$t/serial"'
 
 python3 "$data/feed.py" unplug "$log" "$t/ttyUSB" &
@@ -112,8 +112,8 @@ timeout 120 $bin capture --serial "$t/ttyUSB" --out "$t/unplug" --runs 2 --idle 
 	>"$t/unplug.out" 2>"$t/unplug.err"
 rc=$?
 kill $helper 2>/dev/null
-check "--serial unplugged and back: reported once, exit 1 (got $rc)" \
-	'[ $rc -eq 1 ] && [ $(grep -c "reconnecting" "$t/unplug.err") -eq 1 ] && grep -q "back after" "$t/unplug.err"'
+check "--serial unplugged and back: reported once, exit 19 (got $rc)" \
+	'[ $rc -eq 19 ] && [ $(grep -c "reconnecting" "$t/unplug.err") -eq 1 ] && grep -q "back after" "$t/unplug.err"'
 check "--serial unplugged and back: the same folders as --file" 'py same "$t/file" "$t/unplug"'
 
 python3 "$data/feed.py" follow "$log" "$t/growing.log" &
@@ -123,7 +123,7 @@ timeout 120 $bin capture --file "$t/growing.log" --follow --out "$t/follow" --ru
 	>"$t/follow.out" 2>"$t/follow.err"
 rc=$?
 kill $helper 2>/dev/null
-check "--follow: exit 1 (got $rc)" '[ $rc -eq 1 ]'
+check "--follow: exit 19 (got $rc)" '[ $rc -eq 19 ]'
 check "--follow: the rotation is seen" 'grep -q "was replaced" "$t/follow.err"'
 check "--follow: the same folders as --file" 'py same "$t/file" "$t/follow"'
 
@@ -138,8 +138,8 @@ kill -INT $cap
 wait $cap
 rc=$?
 kill $helper 2>/dev/null
-check "SIGINT: the files are finished, exit 1 as the runs say (got $rc)" \
-	'[ $rc -eq 1 ] && grep -q "finishing the files" "$t/sig.err"'
+check "SIGINT: the files are finished, exit 19 as the runs say (got $rc)" \
+	'[ $rc -eq 19 ] && grep -q "finishing the files" "$t/sig.err"'
 check "SIGINT: the same folders as --file" 'py same "$t/file" "$t/sig"'
 
 python3 "$data/feed.py" stall "$log" "$t/port3" &
@@ -149,8 +149,8 @@ timeout 120 $bin capture --tcp "127.0.0.1:$(cat "$t/port3")" --out "$t/stall" --
 	>"$t/stall.out" 2>"$t/stall.err"
 rc=$?
 kill $helper 2>/dev/null
-check "--silence: a box gone quiet mid-run is a hang, exit 1 (got $rc)" \
-	'[ $rc -eq 1 ] && grep -q "^run 6.1.0-53-amd64 [0-9a-f]*: hang: no output for 2 s" "$t/stall.out" &&
+check "--silence: a box gone quiet mid-run is a hang, exit 15 (got $rc)" \
+	'[ $rc -eq 15 ] && grep -q "^run 6.1.0-53-amd64 [0-9a-f]*: hang: no output for 2 s" "$t/stall.out" &&
 	 grep -q "\"watchdog\": \"silence-timeout\"" "$t/stall/6.1.0-53-amd64/meta.json"'
 
 # 4 -------------------------------------------------------------------------

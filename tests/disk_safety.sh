@@ -104,11 +104,11 @@ boot() {
 }
 
 # refused NAME TEXT...: an E record of class refused; bootmark parse says
-# disk-refused with the record's message, which holds every TEXT, and exits 1.
+# disk-refused with the record's message, which holds every TEXT, and exits 20.
 refused() {
 	name=$1
 	shift
-	check "$name: parse exits 1 (got $prc)" '[ $prc -eq 1 ]'
+	check "$name: parse exits 20 (got $prc)" '[ $prc -eq 20 ]'
 	check "$name: status disk-refused" 'grep -q "^run [0-9a-f]*: disk-refused" "$out/$name/parse.txt"'
 	check "$name: an E record of class refused" \
 		'grep -aq " E class=refused msg=" "$out/$name/results.log"'

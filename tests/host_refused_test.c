@@ -64,7 +64,7 @@ int main(void)
 	rec(disk, sizeof(disk), 2, 'E', "class", "disk", "msg", "no disk at all in /sys/block",
 	    NULL);
 	rec(disk, sizeof(disk), 3, 'Z', "n", "3", "results", "0", "errors", "1", NULL);
-	classify(disk, BM_WATCH_EXITED, "no disk at all is the kernel's problem",
-		 BM_ST_RUN_ERROR, "no disk at all");
+	classify(disk, BM_WATCH_EXITED, "no disk at all: setup-failure",
+		 BM_ST_SETUP_FAILURE, "no disk at all");
 	return tap_done();
 }

@@ -132,8 +132,8 @@ check "one lost M record is one missing test case: exit $rc, $(grep -c '^not ok'
 	--out "$out/qe" >"$out/rune.log" 2>&1
 rc=$?
 boot=$(ls -d "$out"/qe/*/ 2>/dev/null | head -1)
-check "a run whose tests fail ends with a run-error (exit $rc)" \
-	"[ $rc -eq 1 ] && grep -q ' E class=setup.* rep=1 ' \"\${boot}results.log\""
+check "a run whose tests fail ends with a setup-failure (exit $rc)" \
+	"[ $rc -eq 17 ] && grep -q ' E class=setup.* rep=1 ' \"\${boot}results.log\""
 "$py" "$here/lava_check.py" console "${boot}console.log" "${boot}results.log" "$out/stream-e.log"
 "$py" "$here/lava_check.py" monitor "$out/minimal.yaml" "$out/stream-e.log" "${boot}results.json" \
 	>"$out/monitor-e.tap" 2>&1
