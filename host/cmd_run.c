@@ -31,7 +31,7 @@ struct run_opts {
 	char junit[PATH_MAX];
 	char repeat_s[16], cov[16];
 	long long repeat, repeat_min, repeat_max;
-	int tap;
+	int tap, overwrite;
 	struct bm_boot_opts b;
 };
 
@@ -52,6 +52,8 @@ static const struct bm_opt run_tab[] = {
 	STR("junit", junit, NULL, "also write the verdicts as JUnit XML to FILE"),
 	{ .name = "tap", .type = BM_OPT_BOOL, .off = offsetof(struct run_opts, tap),
 	  .def = "0", .help = "print the verdicts as TAP 13 after the table" },
+	{ .name = "overwrite", .type = BM_OPT_BOOL, .off = offsetof(struct run_opts, overwrite),
+	  .def = "0", .help = "let the boots replace results already in --out (default: refuse)" },
 	BM_OPT_END,
 };
 
@@ -147,8 +149,9 @@ static int check_out(struct plan *p)
 				bm_path(path, sizeof(path), "%s/%s.b%d/results.log", p->o.out, p->label[i], r);
 			else
 				bm_path(path, sizeof(path), "%s/%s/results.log", p->o.out, p->label[i]);
-			if (bm_is_file(path)) {
-				bm_msg("%s already holds results (%s); choose another --out", p->o.out, path);
+			if (bm_is_file(path) && !p->o.overwrite) {
+				bm_msg("%s already holds results (%s); choose another --out, "
+				       "or --overwrite", p->o.out, path);
 				return -EEXIST;
 			}
 		}

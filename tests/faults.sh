@@ -266,6 +266,22 @@ if want config; then
 	bad_arg --fs ../../dev/sda "'../../dev/sda'"
 	bad_arg --timeout -5 "timeout"
 	bad_arg --suite "x;rm" "'x;rm'"
+	# A second run into the same --out is refused (100) unless --overwrite, and
+	# the first run's results stay as they were.
+	sum0=$(cat "$out/config.run"/*/results.log | cksum)
+	$BM run --kernel "$kernel bootmark.heartbeat=-5" --suite bisect --fs ext4 \
+		--out "$out/config.run" >"$out/again.log" 2>&1
+	arc=$?
+	check "config: a second run into the same --out exits 100 (got $arc)" '[ $arc -eq 100 ]'
+	check "config: its message offers --overwrite" 'grep -q "already holds results.*--overwrite" "$out/again.log"'
+	check "config: the first run's results are unchanged" \
+		'[ "$(cat "$out/config.run"/*/results.log | cksum)" = "$sum0" ]'
+	$BM run --kernel "$kernel bootmark.heartbeat=-5" --suite bisect --fs ext4 \
+		--out "$out/config.run" --overwrite >"$out/again.log" 2>&1
+	arc=$?
+	check "config: with --overwrite the boot runs again (exit $arc)" '[ $arc -eq 17 ]'
+	check "config: and replaces the results (a new run id)" \
+		'[ "$(cat "$out/config.run"/*/results.log | cksum)" != "$sum0" ]'
 fi
 
 if want kmsg; then
