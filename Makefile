@@ -5,7 +5,7 @@
 #   make run        install what is missing, fetch the default kernel, boot it in
 #                   QEMU, run the smoke suite on ext4 and xfs, print the table
 #   make check      unit tests (gcc, clang, ASan+UBSan), the HTML report in Chromium and the QEMU end-to-end test
-#   make bench      image sizes, boot-to-hello time against a trivial init, suite time
+#   make bench      every performance figure in one table (docs/performance.md)
 #   make fuzz       libFuzzer on the parsers, FUZZ_SECONDS (60) each (docs/fuzzing.md)
 #
 # V=1 shows the commands.  CC and CLANG may be overridden.
@@ -191,7 +191,17 @@ check-lab: check-disk check-pxe check-capture check-lava check-watchdog
 check-faults: all
 	$(Q)BM=$(O)/bootmark sh tests/faults.sh
 
-check: check-unit check-image check-host check-report check-e2e check-bisect check-lab check-faults
+# make bench's parts are benchmarks, not tests (docs/bench.md); check-bench only proves
+# that its scripts parse and that the seeds scaler and log reader work (1 s, no QEMU).
+# Their C parsing (HELLO timing keys, fio's terse lines, bench-boot's breakdown) is in
+# the unit tests.  One part alone: make bench BENCH_PARTS=fidelity
+BENCH_SCRIPTS := $(sort $(wildcard tests/bench*.sh)) tests/dbench_compare.sh
+check-bench:
+	$(Q)for f in $(BENCH_SCRIPTS); do sh -n $$f || exit 1; done; \
+		echo "ok - $(words $(BENCH_SCRIPTS)) bench scripts parse"
+	$(Q)sh tests/bench/suite_check.sh
+
+check: check-unit check-bench check-image check-host check-report check-e2e check-bisect check-lab check-faults
 
 # --- make fuzz: libFuzzer on the parsers (not part of check) ------------------------------
 # Each target runs on a copy of its committed corpus, so new inputs stay in $(O)/fuzz/;
@@ -221,7 +231,7 @@ run:
 	$(Q)sh host/make-run.sh "$(KERNEL)" "$(SUITE)" "$(FS)" "$(OUT)"
 
 bench: all $(O)/bm-trivial-init
-	$(Q)sh tests/bench.sh
+	$(Q)BM=$(O)/bootmark RUNNER=$(O)/bootmark-runner BUILD=$(O) sh tests/bench.sh
 
 deps:
 	$(Q)sh host/install-deps.sh
@@ -230,7 +240,7 @@ clean:
 	rm -rf $(O)
 
 .PHONY: all check check-unit check-image check-host check-report check-e2e check-bisect run bench deps \
-	check-disk check-pxe check-capture check-lava check-watchdog check-lab check-faults \
+	check-disk check-pxe check-capture check-lava check-watchdog check-lab check-faults check-bench \
 	clean fuzz
 .SECONDARY:
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

@@ -30,12 +30,37 @@ static int make_disk(const char *path, unsigned long long size)
 	return rc;
 }
 
+/* --extra-initrd: the kernel unpacks concatenated archives in order, so
+ * the extra part adds files (fio, a suite) or replaces earlier ones. */
+static int append_extra(const char *initrd, const char *extra)
+{
+	static const char zero[4];
+	int fd = open(initrd, O_WRONLY | O_APPEND | O_CLOEXEC), rc = 0;
+	off_t end;
+
+	if (fd < 0)
+		return -errno;
+	end = lseek(fd, 0, SEEK_END);
+	if (end < 0)
+		rc = -errno;
+	else if (end % 4 && write(fd, zero, (size_t)(4 - end % 4)) != 4 - end % 4)
+		rc = -EIO;     /* a member must start 4-aligned */
+	if (!rc)
+		rc = bm_append_file(fd, extra);
+	if (close(fd) && !rc)
+		rc = -errno;
+	if (rc)
+		bm_msg("cannot append %s to %s: %s", extra, initrd, strerror(-rc));
+	return rc;
+}
+
 int bm_boot_prepare(const struct bm_run_cfg *c, struct bm_kspec *spec, struct bm_boot *b)
 {
 	struct bm_initrd_req req = {
 		.tools_dir = c->tools, .image = c->image, .modules = c->modules,
 		.out = b->initrd, .workdir = b->dir, .cacheable = spec->kind == BM_KSPEC_DEB,
 	};
+	size_t len;
 	int rc;
 
 	rc = bm_kernel_resolve(spec, 1, &b->k);
@@ -51,6 +76,14 @@ int bm_boot_prepare(const struct bm_run_cfg *c, struct bm_kspec *spec, struct bm
 	rc = bm_initrd_build(&req, b->initrd_desc, sizeof(b->initrd_desc));
 	if (rc)
 		return rc;
+	if (c->extra_initrd && *c->extra_initrd) {
+		rc = append_extra(b->initrd, c->extra_initrd);
+		if (rc)
+			return rc;
+		len = strlen(b->initrd_desc);
+		snprintf(b->initrd_desc + len, sizeof(b->initrd_desc) - len, " + %s",
+			 c->extra_initrd);
+	}
 	rc = make_disk(b->disk, c->disk_size);
 	if (rc) {
 		bm_msg("cannot create %s: %s", b->disk, strerror(-rc));

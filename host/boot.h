@@ -43,6 +43,7 @@ struct bm_run_cfg {
 	const char *disk_cache;   /* auto, none, writeback, unsafe, directsync */
 	const char *machine;      /* q35, pc */
 	const char *modules;      /* boot modules + the profiles' modules */
+	const char *extra_initrd; /* appended to the initrd when not "" */
 	unsigned long long disk_size;
 	int mem, smp, silence, timeout, keep_disk;
 	int fail_on_warning;      /* a complete run with kernel warnings is kernel-warning */

@@ -24,6 +24,18 @@ struct bm_initrd_req {
 
 /* Builds req->out; desc gets a one-line description for meta.json. */
 int bm_initrd_build(const struct bm_initrd_req *req, char *desc, size_t desclen);
+/*
+ * For bench-boot --compress: whether kernel k unpacks an initrd compressed
+ * with name (zstd, xz, gzip, lz4, none) from its config (1, 0, -EINVAL for
+ * an unknown name); name's compressor run on in to out ("none" copies);
+ * the uncompressed module cpio of req written to out (req->workdir holds a
+ * stage); base and mods, compressed with name, concatenated into out as
+ * the kernel reads them.
+ */
+int bm_initrd_can_unpack(const struct bm_kernel *k, const char *name);
+int bm_initrd_compress(const char *name, const char *in, const char *out);
+int bm_initrd_modules_cpio(const struct bm_initrd_req *req, const char *out);
+int bm_initrd_concat(const char *out, const char *name, const char *base, const char *mods);
 /* The boot "modules" list from <configs>/bootmark.conf (default if absent). */
 int bm_conf_modules(const char *configs, char *buf, size_t len);
 /* Appends each comma item of add to the comma list buf when not yet there. */

@@ -30,6 +30,9 @@ git:git
 /usr/lib/python3/dist-packages/pexpect/__init__.py:python3-pexpect
 /usr/lib/python3/dist-packages/yaml/__init__.py:python3-yaml
 sfdisk:fdisk
+/usr/bin/fio:fio
+lz4:lz4
+/usr/sbin/bonnie++:bonnie++
 python3:python3"
 
 missing=""

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "initrd.h"
 #include "setup.h"
@@ -99,6 +100,10 @@ int bm_setup_load(struct bm_setup *s, const struct bm_boot_opts *o, const char *
 		bm_msg("--icount is TCG's virtual time: it cannot go with --accel kvm");
 		return -EINVAL;
 	}
+	if (o->extra_initrd[0] && access(o->extra_initrd, R_OK)) {
+		bm_msg("cannot read %s (--extra-initrd): %s", o->extra_initrd, strerror(errno));
+		return -EINVAL;
+	}
 	rc = set_paths(s, o);
 	if (rc)
 		return rc;
@@ -144,7 +149,7 @@ void bm_setup_run_cfg(const struct bm_setup *s, const struct bm_boot_opts *o, co
 		.disk_size = s->suite.disk_size, .mem = (int)o->mem, .smp = (int)o->smp,
 		.silence = (int)o->silence, .timeout = (int)o->timeout,
 		.keep_disk = o->keep_disk, .icount = (int)o->icount,
-		.fail_on_warning = o->fail_on_warning,
+		.fail_on_warning = o->fail_on_warning, .extra_initrd = o->extra_initrd,
 	};
 	/* icount runs the vCPUs round-robin in one thread, and the 6.1 kernel's
 	 * secondary CPU bring-up stalls there: one vCPU */

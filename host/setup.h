@@ -28,6 +28,7 @@ struct bm_boot_opts {
 	long long mem, smp, silence, timeout, icount;
 	int keep_disk;
 	int fail_on_warning;
+	char extra_initrd[PATH_MAX];
 };
 
 extern const char *const bm_accel_choices[];
@@ -63,7 +64,10 @@ extern const char *const bm_machine_choices[];
 	  .help = "keep OUT/<label>/disk.img after the boot" }, \
 	{ .name = "fail-on-warning", .type = BM_OPT_BOOL, .off = offsetof(T, m.fail_on_warning), \
 	  .def = "0", .help = "class a complete boot with kernel warnings (Oops, BUG, WARNING, " \
-	  "KASAN...) kernel-warning, exit 14; without it they are only recorded" }
+	  "KASAN...) kernel-warning, exit 14; without it they are only recorded" }, \
+	BM_BOOT_OPT_STR("extra-initrd", T, m, extra_initrd, NULL, NULL, \
+			"a (compressed) newc archive appended to every initrd, e.g. the " \
+			"benchmark part with fio (docs/performance.md)")
 
 struct bm_setup {
 	char exe[PATH_MAX], image[PATH_MAX], configs[PATH_MAX], modules[1024];

@@ -59,6 +59,39 @@ int bm_proc_stop(pid_t pid)
 	return status;
 }
 
+/*
+ * A signal that would kill bootmark while it watches a boot stops QEMU first:
+ * otherwise the guest runs on, orphaned, writing into a disk image nobody
+ * reads (a killed `make bench` left such QEMUs behind).  The handler only
+ * notes the signal; the loop stops QEMU and re-raises it with the old action.
+ */
+static volatile sig_atomic_t watch_sig;
+static const int watch_sigs[] = { SIGINT, SIGTERM, SIGHUP };
+
+static void on_watch_signal(int sig)
+{
+	watch_sig = sig;
+}
+
+static void watch_signals(struct sigaction *old)
+{
+	struct sigaction sa = { .sa_handler = on_watch_signal };
+	unsigned i;
+
+	watch_sig = 0;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(watch_sigs) / sizeof(watch_sigs[0]); i++)
+		sigaction(watch_sigs[i], &sa, &old[i]);
+}
+
+static void unwatch_signals(const struct sigaction *old)
+{
+	unsigned i;
+
+	for (i = 0; i < sizeof(watch_sigs) / sizeof(watch_sigs[0]); i++)
+		sigaction(watch_sigs[i], &old[i], NULL);
+}
+
 static off_t file_size(const char *path)
 {
 	struct stat st;
@@ -119,6 +152,7 @@ static void finish(struct bm_watch_result *r, enum bm_watch v, pid_t pid, double
 int bm_qemu_watch(char *const argv[], const struct bm_watch_cfg *c, struct bm_watch_result *r)
 {
 	struct con_tail con = { .fd = -1 };
+	struct sigaction old[sizeof(watch_sigs) / sizeof(watch_sigs[0])];
 	double t0, last, panic_at = 0;
 	off_t res_size = 0;
 	char why[160];
@@ -134,10 +168,19 @@ int bm_qemu_watch(char *const argv[], const struct bm_watch_cfg *c, struct bm_wa
 	if (rc)
 		return rc;
 	t0 = last = now_s();
+	watch_signals(old);
 	for (;;) {
 		double t;
 		off_t sz;
 
+		if (watch_sig) {
+			int sig = watch_sig;
+
+			finish(r, BM_WATCH_EXITED, pid, t0, "stopped by a signal");
+			unwatch_signals(old);
+			raise(sig);  /* returns only if the old action ignores it */
+			goto out_close;
+		}
 		if (waitpid(pid, &r->status, WNOHANG) == pid) {
 			r->verdict = BM_WATCH_EXITED;
 			r->seconds = now_s() - t0;
@@ -175,6 +218,8 @@ int bm_qemu_watch(char *const argv[], const struct bm_watch_cfg *c, struct bm_wa
 		}
 		usleep(POLL_MS * 1000);
 	}
+	unwatch_signals(old);
+out_close:
 	if (con.fd >= 0)
 		close(con.fd);
 	return 0;

@@ -87,19 +87,20 @@ static int libaio_submit(struct aio_q *q, unsigned n, uint64_t *submits)
 }
 
 static int libaio_read_file(struct aio_q *q, int fd, void *buf, uint32_t fsize,
-			    uint64_t *iocbs, uint64_t *submits)
+			    const uint32_t *order, uint64_t *iocbs, uint64_t *submits)
 {
 	struct aio_file_state s = { .nblocks = fsize / AIO_BS };
 	struct iocb *cb;
-	uint32_t n, i;
+	uint32_t n, i, b;
 	int r, k;
 
 	while (s.done < s.nblocks) {
 		n = aio_batch(&s, q->qd - s.inflight);
 		for (i = 0; i < n; i++, s.next++) {
 			cb = q->free[--q->nfree];
-			io_prep_pread(cb, fd, (char *)buf + (uint64_t)s.next * AIO_BS, AIO_BS,
-				      (long long)s.next * AIO_BS);
+			b = aio_block(order, s.next);
+			io_prep_pread(cb, fd, (char *)buf + (uint64_t)b * AIO_BS, AIO_BS,
+				      (long long)b * AIO_BS);
 			cb->data = cb;
 			q->batch[i] = cb;
 		}

@@ -35,6 +35,11 @@ int aio_fsizes_parse(const char *list, uint32_t *out, int max)
 	return n ? n : -EINVAL;
 }
 
+int aio_order_of(const struct aio_opts *o)
+{
+	return strcmp(o->order, "random") ? AIO_SEQ : AIO_RANDOM;
+}
+
 const struct aio_engine *aio_engine_of(int engine)
 {
 	return engine == AIO_URING ? &aio_uring_engine : &aio_libaio_engine;
@@ -154,6 +159,7 @@ struct aio_thread {
 	const char *dir;
 	const struct aio_engine *eng;
 	const uint32_t *files;
+	const uint32_t *order;      /* the blocks' order in each file, NULL: seq */
 	uint32_t nfiles, fsize;
 	unsigned qd;
 	int flags;
@@ -192,7 +198,7 @@ static void *aio_thread_main(void *arg)
 			break;
 		}
 		t0 = bm_now_ns();
-		r = a->eng->read_file(q, fd, buf, a->fsize, &a->iocbs, &a->submits);
+		r = a->eng->read_file(q, fd, buf, a->fsize, a->order, &a->iocbs, &a->submits);
 		if (!r) {
 			bm_lat_add(&a->lat, bm_now_ns() - t0);
 			a->done++;
@@ -210,7 +216,7 @@ int aio_run_threads(const char *dir, const struct aio_opts *o, const struct aio_
 		    int direct, struct aio_sum *sum, struct bm_lat *lat)
 {
 	unsigned nt = (unsigned)o->threads, i, started = 0;
-	uint32_t n = (uint32_t)o->files, first, cnt, *perm;
+	uint32_t n = (uint32_t)o->files, first, cnt, *perm, *order = NULL;
 	struct aio_thread *th;
 	struct aio_gate gate = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, 0 };
 	uint64_t t0 = 0;
@@ -227,10 +233,20 @@ int aio_run_threads(const char *dir, const struct aio_opts *o, const struct aio_
 		goto out_free;
 	}
 	aio_shuffle(perm, n);
+	/* order=random: fio's randread on each file, every block once; one
+	 * shuffle shared by all files and threads (read only) */
+	if (aio_order_of(o) == AIO_RANDOM) {
+		order = malloc(t->fsize / AIO_BS * sizeof(*order));
+		if (!order) {
+			ret = -ENOMEM;
+			goto out_free;
+		}
+		aio_shuffle(order, t->fsize / AIO_BS);
+	}
 	for (i = 0; i < nt; i++) {
 		aio_share(n, nt, i, &first, &cnt);
 		th[i] = (struct aio_thread){ .dir = dir, .eng = aio_engine_of(t->engine),
-			.files = perm + first, .nfiles = cnt, .fsize = t->fsize,
+			.files = perm + first, .nfiles = cnt, .fsize = t->fsize, .order = order,
 			.qd = (unsigned)o->qd, .gate = &gate,
 			.flags = O_RDONLY | O_CLOEXEC | (direct ? O_DIRECT : 0) };
 		bm_lat_init(&th[i].lat);
@@ -262,6 +278,7 @@ int aio_run_threads(const char *dir, const struct aio_opts *o, const struct aio_
 	sum->secs = (double)(bm_now_ns() - t0) / 1e9;
 	bm_cpu_now(&sum->cpu1, RUSAGE_SELF);
 out_free:
+	free(order);
 	free(th);
 	free(perm);
 	return ret;

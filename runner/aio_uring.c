@@ -212,20 +212,22 @@ static int uring_submit(struct aio_q *q, unsigned n, uint64_t *submits)
 }
 
 static int uring_read_file(struct aio_q *q, int fd, void *buf, uint32_t fsize,
-			   uint64_t *iocbs, uint64_t *submits)
+			   const uint32_t *order, uint64_t *iocbs, uint64_t *submits)
 {
 	struct aio_file_state s = { .nblocks = fsize / AIO_BS };
-	uint32_t n, i;
+	uint32_t n, i, b;
 	uint64_t ud;
 	int32_t res;
 	int r;
 
 	while (s.done < s.nblocks) {
 		n = aio_batch(&s, q->qd - s.inflight);
-		for (i = 0; i < n; i++, s.next++)
-			if (aio_sq_push(&q->sq, fd, (char *)buf + (uint64_t)s.next * AIO_BS, AIO_BS,
-					(uint64_t)s.next * AIO_BS, s.next))
+		for (i = 0; i < n; i++, s.next++) {
+			b = aio_block(order, s.next);
+			if (aio_sq_push(&q->sq, fd, (char *)buf + (uint64_t)b * AIO_BS, AIO_BS,
+					(uint64_t)b * AIO_BS, b))
 				return -EBUSY;     /* cannot happen: inflight <= qd */
+		}
 		if (n) {
 			r = uring_submit(q, n, submits);
 			if (r)

@@ -239,6 +239,8 @@ int emit_phase(struct emitter *e, const char *phase, const struct emit_ctx *c)
 	emit_begin(e, &l, BM_REC_PHASE);
 	bm_line_add(&l, "phase", phase);
 	add_ctx(&l, c);
+	/* seconds since boot as in B, to the ms: the host times the first mkfs */
+	bm_line_addf(&l, "t", "%.3f", emit_now());
 	ret = emit_finish_write(e, &l);
 	pthread_mutex_unlock(&e->lock);
 	return ret;

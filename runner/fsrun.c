@@ -320,7 +320,7 @@ static int measure(struct fsrun *r, struct test_ref *t, struct bm_result *res)
 	struct drop_arg d = { .r = r, .t = t };
 	struct measure_env env = {
 		.em = r->em, .disk = r->disk->name, .hz = r->hz, .drop = fsrun_drop,
-		.drop_arg = &d,
+		.drop_arg = &d, .rusage = 1,
 	};
 	struct wl_ctx ctx = {
 		.mnt = r->cfg->mnt, .dev = r->disk->dev, .fs = r->prof[t->fs].name,

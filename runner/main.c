@@ -44,6 +44,7 @@ struct boot {
 	int have_disk;
 	int refused;       /* the disk may not be written (E class "refused") */
 	struct wdog wd;
+	struct hello_times times;  /* the boot's milestones, for HELLO */
 };
 
 static void usage(FILE *f)
@@ -228,6 +229,7 @@ static int find_disk(struct boot *b, char *err, size_t errlen)
 	int ret, wiped = 0;
 
 	ret = disk_wait("/sys/block", &sel, (int)b->cfg.disk_wait, &b->disk, err, errlen);
+	b->times.disk = emit_now();
 	if (ret == -ENOENT || ret == -ENXIO)
 		return ret;
 	if (!ret)
@@ -332,8 +334,10 @@ static void inject_fault(struct boot *b)
 static void say_hello(struct boot *b)
 {
 	struct bm_kv kv[HELLO_KV_MAX];
-	unsigned n = hello_collect(kv, &b->cfg, b->cmdline,
-				   b->have_disk ? &b->disk : NULL);
+	unsigned n;
+
+	hello_kmsg_scan(&b->times);
+	n = hello_collect(kv, &b->cfg, b->cmdline, b->have_disk ? &b->disk : NULL, &b->times);
 
 	emit_hello(&b->em, kv, n);
 }
@@ -345,7 +349,9 @@ static void run(struct boot *b)
 	int mod_ret = 0, disk_ret = -ENODEV;
 
 	if (!b->cfg_bad) {
+		b->times.setup = emit_now();
 		mod_ret = boot_modules(b, mod_err, sizeof(mod_err));
+		b->times.modules = emit_now();
 		if (!mod_ret)
 			disk_ret = find_disk(b, disk_err, sizeof(disk_err));
 	}
@@ -401,7 +407,10 @@ static void __attribute__((noreturn)) finish(const struct runner_cfg *c)
 int main(int argc, char **argv)
 {
 	static struct boot b;
+	double t_start = emit_now();  /* HELLO's t_runner: the breakdown of the boot */
 
+	hello_times_init(&b.times);
+	b.times.runner = t_start;
 	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		usage(stdout);
 		return 0;
@@ -414,6 +423,7 @@ int main(int argc, char **argv)
 		return 100;
 	}
 	early_mounts();
+	hello_kmsg_probe();  /* printk clock against ours, near the kernel's milestones */
 	reopen_console();
 	/* Line-buffered, so every message reaches the serial console whole and at
 	 * once, even if the machine is powered off right after it. */

@@ -30,7 +30,8 @@ struct measure_env {
 	void *drop_arg;
 	/* Also putime, pstime (s): getrusage(RUSAGE_SELF) over run(), the
 	 * runner process and its threads only, as fio's usr_cpu/sys_cpu;
-	 * utime/stime are the whole machine's.  Host mode sets it. */
+	 * utime/stime are the whole machine's.  Both modes set it: it is
+	 * how bootmark's own cost is compared with fio's (docs/bench.md). */
 	int rusage;
 };
 

@@ -29,6 +29,7 @@
 
 static const char *const aio_engine_names[] = { "libaio", "io_uring", NULL };
 static const char *const aio_cache_names[] = { "cold", "warm", NULL };
+static const char *const aio_order_names[] = { "seq", "random", NULL };
 
 static const struct bm_opt aio_opts_tab[] = {
 	{ .name = "files", .type = BM_OPT_INT, .off = offsetof(struct aio_opts, files),
@@ -48,6 +49,10 @@ static const struct bm_opt aio_opts_tab[] = {
 	{ .name = "cache", .type = BM_OPT_LIST, .off = offsetof(struct aio_opts, cache),
 	  .len = sizeof(((struct aio_opts *)0)->cache), .def = "cold",
 	  .choices = aio_cache_names, .help = "cold (dropped) and/or warm (read once first)" },
+	{ .name = "order", .type = BM_OPT_STR, .off = offsetof(struct aio_opts, order),
+	  .len = sizeof(((struct aio_opts *)0)->order), .def = "seq",
+	  .choices = aio_order_names,
+	  .help = "blocks of a file in file order, or shuffled (fio's randread)" },
 	BM_OPT_END
 };
 
@@ -66,6 +71,7 @@ int aio_test_of(const struct aio_opts *o, int idx, struct aio_test *t)
 	t->engine = bm_list_item(o->engine, idx / per, aio_engine_names);
 	t->fsize = sz[idx % per / nc];
 	t->cache = bm_list_item(o->cache, idx % nc, aio_cache_names);
+	t->random = aio_order_of(o) == AIO_RANDOM;
 	return t->engine < 0 || t->cache < 0 ? -EINVAL : 0;
 }
 
@@ -105,8 +111,8 @@ void aio_label(char *buf, size_t len, const struct aio_test *t)
 	char sz[16];
 
 	fmt_k(sz, sizeof(sz), t->fsize);
-	snprintf(buf, len, "aio-%s-%s%s", aio_engine_of(t->engine)->name, sz,
-		 t->cache == AIO_WARM ? "-warm" : "");
+	snprintf(buf, len, "aio-%s-%s%s%s", aio_engine_of(t->engine)->name, sz,
+		 t->cache == AIO_WARM ? "-warm" : "", t->random ? "-rand" : "");
 }
 
 static int aio_describe(const void *opts, int idx, struct bm_result *r)
@@ -120,10 +126,11 @@ static int aio_describe(const void *opts, int idx, struct bm_result *r)
 	fmt_k(sz, sizeof(sz), t.fsize);
 	snprintf(r->wl, sizeof(r->wl), "aio");
 	aio_label(r->test, sizeof(r->test), &t);
+	/* order=seq, the default, adds nothing: earlier records stay comparable */
 	snprintf(r->params, sizeof(r->params),
-		 "engine=%s files=%lld fsize=%s qd=%lld threads=%lld direct=%d cache=%s",
+		 "engine=%s files=%lld fsize=%s qd=%lld threads=%lld direct=%d cache=%s%s",
 		 aio_engine_names[t.engine], o->files, sz, o->qd, o->threads, o->direct,
-		 aio_cache_names[t.cache]);
+		 aio_cache_names[t.cache], t.random ? " order=random" : "");
 	return 0;
 }
 

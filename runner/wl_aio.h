@@ -32,13 +32,19 @@ struct aio_opts {
 	char engine[32];     /* subset of libaio,io_uring */
 	int direct;          /* O_DIRECT (fallback to buffered with an E record) */
 	char cache[16];      /* subset of cold,warm */
+	char order[8];       /* seq: blocks in file order; random: shuffled */
 };
+
+enum { AIO_SEQ, AIO_RANDOM };
+/* AIO_SEQ or AIO_RANDOM for the option's text. */
+int aio_order_of(const struct aio_opts *o);
 
 /* One test: which engine, file size, cache state. */
 struct aio_test {
 	int engine;
 	uint32_t fsize;
 	int cache;
+	int random;          /* order=random: "-rand" in the label */
 };
 
 /* "40k,128k" -> sizes; count or -EINVAL (not a size, not a multiple of
@@ -91,9 +97,10 @@ struct aio_engine {
 	const char *name;          /* "libaio", "uring" (the label's word) */
 	/* 0 or -errno (io_uring: -ENOSYS/-EPERM when the kernel refuses). */
 	int (*init)(struct aio_q **q, unsigned qd);
-	/* Reads fsize bytes of fd into buf (fsize/4k reads); 0 or -errno. */
+	/* Reads fsize bytes of fd into buf (fsize/4k reads), block order[i]
+	 * i-th (NULL: in file order); 0 or -errno. */
 	int (*read_file)(struct aio_q *q, int fd, void *buf, uint32_t fsize,
-			 uint64_t *iocbs, uint64_t *submits);
+			 const uint32_t *order, uint64_t *iocbs, uint64_t *submits);
 	void (*fini)(struct aio_q *q);
 };
 
@@ -107,6 +114,11 @@ struct aio_file_state {
 };
 /* How many reads to submit now with room free slots. */
 uint32_t aio_batch(const struct aio_file_state *s, uint32_t room);
+/* The block the i-th read asks for: order[i], or i when order is NULL. */
+static inline uint32_t aio_block(const uint32_t *order, uint32_t i)
+{
+	return order ? order[i] : i;
+}
 
 /*
  * io_uring ring arithmetic, factored so a fake ring in plain memory can be

@@ -1,116 +1,98 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# make bench: image sizes, boot time to HELLO against a trivial init, smoke suite
-# wall time, bootmark's host mode against fio (tests/bench_host.sh); docs/bench.md.
-# Targets are reported PASS/FAIL; the exit status is 0 unless something could not
-# be measured (1), or BENCH_STRICT=1 and a target failed.
+# make bench: every performance figure of docs/performance.md in one run, printed
+# as one table with its targets.  The parts are tests/bench_<part>.sh; each prints
+# its detail and one FIG1 line per figure (format: tests/bench_lib.sh).
+#
+#   image      archive sizes and the weight of each part          (tests/bench_image.sh)
+#   boot       boot to HELLO against a trivial init, breakdown,   (tests/bench_boot.sh)
+#              initrd compression by measured boot time
+#   suite      smoke suite per kernel and fs, seeds growth,       (tests/bench_suite.sh)
+#              serial bytes per record, CoV over 5 repeats
+#   appliance  bootmark against fio inside the appliance (TCG)    (tests/bench_appliance.sh)
+#   host       bootmark host mode against fio 3.33                (tests/bench_host.sh)
+#   fidelity   against dbench 4.0, bonnie++ 2.00a, coreutils dd   (tests/bench_fidelity.sh)
+#
+# BENCH_PARTS picks parts (default: all, in that order); BENCH_KERNELS, BM,
+# RUNNER, BUILD and the parts' own knobs pass through.  Logs, the FIG lines and
+# the table stay in BENCH_OUT (default build/bench/).  Exit 0, or 1 when a part
+# could not measure something; failed targets make it exit 1 only with
+# BENCH_STRICT=1.
 set -eu
 
-BM=${BM:-build/bootmark}
-KERNELS=${BENCH_KERNELS:-"deb:6.1.0-53-amd64 deb:6.12.117+deb12-amd64"}
-# 7 boots of each: TCG boot times vary by up to 20% run to run; a median of 3
-# cannot tell 1.10x from 1.15x (measured: 1.225x over 3 runs, 1.077x over 9).
-RUNS=${BENCH_RUNS:-7}
-MAX_BYTES=3145728   # 3 MiB per compressed archive
+PARTS=${BENCH_PARTS:-"image boot suite appliance host fidelity"}
+OUT=${BENCH_OUT:-build/bench}
+export BM=${BM:-build/bootmark} RUNNER=${RUNNER:-build/bootmark-runner} BUILD=${BUILD:-build}
+export BENCH_KERNELS=${BENCH_KERNELS:-"deb:6.1.0-53-amd64 deb:6.12.117+deb12-amd64"}
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/bootmark-bench.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 130' INT TERM
-summary=$tmp/summary
-: > "$summary"
+mkdir -p "$OUT"
+rm -f "$OUT"/*.log "$OUT/figs" "$OUT/table.txt"
+: > "$OUT/figs"
+: > "$OUT/times"
 broken=0
-failed=0
-
-say() {
-	printf '%s\n' "$*"
-	printf '%s\n' "$*" >> "$summary"
-}
-
-# meta.json is written one key per line by bootmark (host/meta.c).
-meta() {
-	sed -n "s/^  \"$2\": \"\{0,1\}\([^\",]*\)\"\{0,1\},\{0,1\}\$/\1/p" "$1" | head -n 1
-}
-
-size_check() {
-	bytes=$(stat -c %s "$2")
-	verdict=$(awk -v b="$bytes" -v m="$MAX_BYTES" 'BEGIN { print (b <= m) ? "PASS" : "FAIL" }')
-	[ "$verdict" = PASS ] || failed=$((failed + 1))
-	say "$(awk -v n="$1" -v b="$bytes" -v v="$verdict" \
-		'BEGIN { printf "size %-44s %9d bytes = %.2f MiB  target <= 3 MiB: %s", n, b, b / 1048576, v }')"
-}
+t_all=$(date +%s)
 
 echo "== fetching kernels"
-for k in $KERNELS; do
+for k in $BENCH_KERNELS; do
 	"$BM" kernel fetch "$k"
 done
 
-echo
-echo "== smoke suite (ext4, xfs) on each kernel"
-set --
-for k in $KERNELS; do
-	set -- "$@" --kernel "$k"
-done
-if ! "$BM" run "$@" --suite smoke --fs ext4,xfs --accel auto --out "$tmp/run"; then
-	broken=1
-fi
-
-echo
-echo "== figures"
-size_check "base.cpio.xz" build/base.cpio.xz
-if [ -f build/base.cpio.zst ]; then
-	size_check "base.cpio.zst (booted with zstd)" build/base.cpio.zst
-fi
-for m in "$tmp"/run/*/meta.json; do
-	[ -f "$m" ] || continue
-	rel=$(meta "$m" kernel_release)
-	secs=$(meta "$m" seconds)
-	status=$(meta "$m" status)
-	accel=$(meta "$m" accel | tr '[:lower:]' '[:upper:]')
-	say "smoke suite wall time (ext4+xfs, $accel): $rel: $(printf '%.1f' "$secs") s ($status)"
-	[ "$status" = completed ] || broken=1
-	mods=$(meta "$m" initrd_parts | sed -n 's/^.* + \(\/.*\)$/\1/p')
-	if [ -n "$mods" ] && [ -f "$mods" ]; then
-		size_check "modules $rel ($(basename "$mods" | sed 's/^.*\.cpio\./cpio./'))" "$mods"
-	else
-		say "size modules $rel: no module archive"
-	fi
-done
-
-for k in $KERNELS; do
+for p in $PARTS; do
+	script=tests/bench_$p.sh
 	echo
-	echo "== boot to HELLO vs trivial init: $k ($RUNS runs each)"
-	if "$BM" bench-boot --kernel "$k" --runs "$RUNS" > "$tmp/bb.out"; then
-		cat "$tmp/bb.out"
-		rel=${k#deb:}
-		say "boot to HELLO $rel: $(sed -n 's/^median: //p' "$tmp/bb.out")"
-		say "  $(grep '^ratio' "$tmp/bb.out"), $(grep '^target' "$tmp/bb.out")"
-		grep -q '^target.*PASS$' "$tmp/bb.out" || failed=$((failed + 1))
-	else
-		cat "$tmp/bb.out"
-		say "boot to HELLO $k: could not be measured"
+	echo "== $p ($script)"
+	if [ ! -f "$script" ]; then
+		echo "bench: no $script"
+		printf 'FIG1|%s|part|no %s|-|n/a\n' "$p" "$script" >> "$OUT/figs"
 		broken=1
+		continue
 	fi
+	t0=$(date +%s)
+	rc=0
+	sh "$script" > "$OUT/$p.log" 2>&1 || rc=$?
+	t1=$(date +%s)
+	grep -v '^FIG1|' "$OUT/$p.log" || true
+	grep '^FIG1|' "$OUT/$p.log" >> "$OUT/figs" || true
+	echo "$p $((t1 - t0)) $rc" >> "$OUT/times"
+	case $rc in
+	0) ;;
+	77) echo "bench: $p skipped (a tool is missing)" ;;
+	*) echo "bench: $p could not measure everything (exit $rc)"; broken=1 ;;
+	esac
 done
+t_end=$(date +%s)
 
+# The table: section, figure, value, target, verdict; then each part's time.
+{
+	echo "bootmark bench, $(date -u '+%Y-%m-%d %H:%M UTC'), $(uname -r), $(nproc) CPUs," \
+		"kernels: $BENCH_KERNELS"
+	echo
+	awk -F'|' '
+	{ n++; for (i = 2; i <= 6; i++) { c[n, i] = $i; if (length($i) > w[i]) w[i] = length($i) } }
+	END {
+		h[2] = "section"; h[3] = "figure"; h[4] = "value"; h[5] = "target"; h[6] = "verdict"
+		for (i = 2; i <= 6; i++) if (length(h[i]) > w[i]) w[i] = length(h[i])
+		fmt = "%-" w[2] "s  %-" w[3] "s  %" w[4] "s  %-" w[5] "s  %s\n"
+		printf fmt, h[2], h[3], h[4], h[5], h[6]
+		for (r = 1; r <= n; r++) {
+			if (r > 1 && c[r, 2] != c[r - 1, 2]) print ""
+			printf fmt, c[r, 2], c[r, 3], c[r, 4], c[r, 5], c[r, 6]
+		}
+	}' "$OUT/figs"
+	echo
+	awk '{ printf "part %-10s %5d s  exit %d\n", $1, $2, $3 }' "$OUT/times"
+	echo "total: $((t_end - t_all)) s (target: under 1800 s)"
+	pass=$(grep -c '|PASS$' "$OUT/figs" || true)
+	fail=$(grep -c '|FAIL$' "$OUT/figs" || true)
+	na=$(grep -c '|n/a$' "$OUT/figs" || true)
+	echo "targets: $pass passed, $fail failed, $na not measured"
+} > "$OUT/table.txt"
 echo
-echo "== host: bootmark host mode against fio on this machine's disk"
-if sh tests/bench_host.sh > "$tmp/host.out" 2>&1; then
-	cat "$tmp/host.out"
-	grep '^host ' "$tmp/host.out" | grep -v '^host \(bench\|targets\)' >> "$summary" || true
-	n=$(sed -n 's/^host targets failed: //p' "$tmp/host.out")
-	failed=$((failed + ${n:-0}))
-else
-	cat "$tmp/host.out"
-	say "host bench: could not be measured"
-	broken=1
-fi
+echo "== table (also in $OUT/table.txt)"
+cat "$OUT/table.txt"
 
-echo
-echo "== summary"
-cat "$summary"
-echo "targets failed: $failed"
 [ "$broken" -eq 0 ] || exit 1
-if [ "$failed" -gt 0 ] && [ "${BENCH_STRICT:-0}" = 1 ]; then
+if grep -q '|FAIL$' "$OUT/figs" && [ "${BENCH_STRICT:-0}" = 1 ]; then
 	exit 1
 fi
 exit 0

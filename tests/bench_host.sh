@@ -7,8 +7,12 @@
 #   sequential read   bootmark dd tests=r size=S bs=1M    fio --rw=read --bs=1M
 #   4 KiB random read bootmark tiobench phases=rndrd      fio --rw=randread --bs=4k
 #                     threads=1 size=S bs=4k random=N     --number_ios=N
+#   libaio qd16 4 KiB bootmark aio engine=libaio files=1  fio --rw=randread --bs=4k
+#   random, O_DIRECT  fsize=A threads=1 qd=16 direct=1    --ioengine=libaio --iodepth=16
+#                     order=random                        --direct=1 --size=A
 #
-# all with ioengine psync and the page cache dropped before each measured run.
+# the first three with ioengine psync; the page cache is dropped before each
+# measured run.
 # fio's write gets --fallocate=none: by default fio preallocates the file
 # (posix_fallocate), which dd, bootmark's dd and bonnie do not; it changes the
 # filesystem's allocation work and halves or doubles the figures.  Every fio
@@ -18,34 +22,59 @@
 # RUNS runs of each, alternating bootmark and fio; medians.  Prints ratios:
 # throughput bootmark/fio (target >= 0.97) and CPU seconds per GiB bootmark/fio
 # (target <= 1.0).  Needs root (to drop caches for fio; apt-get installs fio).
-# Exit 0, or 1 when something could not be measured; failed targets are printed,
-# counted in the last line "host targets failed: N".
+# Prints FIG1 lines (tests/bench_lib.sh): section engine-host, two per test,
+# and section repeat, the CoV of bootmark's throughput over the RUNS runs.
+# Exit 0 when all was measured, 1 when something could not be (a "n/a" FIG
+# line says what), 77 when fio is absent and cannot be installed; failed
+# targets are printed, counted in the last line "host targets failed: N".
+#
+# Knobs: BENCH_HOST_SIZE (1G: sequential file size, and the file the random
+# tests read), BENCH_HOST_RANDOM (10000 psync random reads),
+# BENCH_HOST_AIO_SIZE (64M: the file the libaio test reads whole, every block
+# once in random order; at most 64M, wl_aio's fsize limit), BENCH_HOST_RUNS (7),
+# BENCH_HOST_DIR (a folder on the filesystem to measure; default a new folder in
+# $BUILD, or /var/tmp when that is tmpfs).  bootmark's dd write test ends with
+# syncfs(), which writes back every dirty file of that filesystem, fio's
+# end_fsync only its own: on a machine where others write to the same
+# filesystem, give a filesystem of its own (docs/performance.md).
 set -eu
 
-RUNNER=${RUNNER:-build/bootmark-runner}
+. tests/bench_lib.sh
+
+RUNNER=${RUNNER:-${BUILD:-build}/bootmark-runner}
 SIZE=${BENCH_HOST_SIZE:-1G}
 NRAND=${BENCH_HOST_RANDOM:-10000}
-RUNS=${BENCH_HOST_RUNS:-5}
+AIOSIZE=${BENCH_HOST_AIO_SIZE:-64M}
+RUNS=${BENCH_HOST_RUNS:-7}
 
 if [ "$(id -u)" != 0 ]; then
-	echo "host bench: skipped: needs root (caches are dropped before every fio run)"
-	exit 0
+	echo "host bench: needs root (caches are dropped before every fio run)"
+	fig engine-host "host mode vs fio" "n/a: not root" "-" n/a
+	exit 1
 fi
 if ! command -v fio >/dev/null 2>&1; then
 	echo "host bench: installing fio"
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -q fio >/dev/null || {
 		echo "host bench: skipped: fio could not be installed"
-		exit 0
+		fig engine-host "host mode vs fio" "n/a: no fio" "-" n/a
+		exit 77
 	}
 fi
 if [ ! -x "$RUNNER" ]; then
 	echo "host bench: no $RUNNER (make build/bootmark-runner)"
+	fig engine-host "host mode vs fio" "n/a: no $RUNNER" "-" n/a
 	exit 1
 fi
 
 # Not tmpfs: the build folder, or /var/tmp when the build folder is in memory.
-mkdir -p build
-dir=$(mktemp -d "$PWD/build/bench-host.XXXXXX")
+if [ -n "${BENCH_HOST_DIR:-}" ]; then
+	dir=$(mktemp -d "$BENCH_HOST_DIR/bench-host.XXXXXX")
+else
+	b=${BUILD:-build}
+	case $b in /*) ;; *) b=$PWD/$b ;; esac
+	mkdir -p "$b"
+	dir=$(mktemp -d "$b/bench-host.XXXXXX")
+fi
 fstype() {
 	df -PT "$1" | awk 'NR == 2 { print $2 }'
 }
@@ -56,7 +85,7 @@ tmpfs | ramfs | overlay)
 esac
 trap 'rm -rf "$dir"' EXIT
 trap 'exit 130' INT TERM
-F=$dir/fio.dat
+nfio=0
 hz=$(getconf CLK_TCK)
 echo "host bench: $dir on $(fstype "$dir") ($(df -P "$dir" | awk 'NR == 2 { print $1 }')), size $SIZE," \
 	"$NRAND random reads, $RUNS runs each"
@@ -88,22 +117,19 @@ fio_fig() {
 # First R record of the host-mode output -> "MiB/s bytes cpu_s machine_cpu_s":
 # dd: m_bw, m_bytes, m_putime+m_pstime (the runner process over run(), getrusage);
 # tiobench: m_rate, m_ops*bs, m_cpu % of m_time (the process, getrusage);
-# both: the window's m_utime+m_stime (the whole machine, /proc/stat).
+# aio: m_rate, m_iocbs*bs, m_cpu % of m_time (the process, getrusage);
+# all: the window's m_utime+m_stime (the whole machine, /proc/stat).
 bm_fig() {
 	grep -m 1 '^@@B1 [0-9a-f]* [0-9]* R ' "$1" | tr ' ' '\n' | awk -F'[=:]' -v bs="$2" '
 	/^m_/ { m[substr($1, 3)] = $2 }
 	END {
 		if ("rate" in m)
-			printf "%.3f %.0f %.6f %.6f\n", m["rate"], m["ops"] * bs,
+			printf "%.3f %.0f %.6f %.6f\n", m["rate"], ("iocbs" in m ? m["iocbs"] : m["ops"]) * bs,
 				m["cpu"] / 100 * m["time"], m["utime"] + m["stime"]
 		else
 			printf "%.3f %.0f %.6f %.6f\n", m["bw"], m["bytes"],
 				m["putime"] + m["pstime"], m["utime"] + m["stime"]
 	}'
-}
-
-median() {
-	sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
 # one_pair NAME DIRECTION BS FIO_ARGS... : a bootmark run (args in $bm_args), then fio
@@ -114,14 +140,28 @@ one_pair() {
 	"$RUNNER" --host "$dir" $bm_args > "$dir/bm.out" 2> "$dir/bm.err" || {
 		cat "$dir/bm.err"
 		echo "host bench: bootmark $name failed"
-		return 1
+		fig engine-host "$name" "n/a: bootmark failed" "-" n/a
+		exit 1
 	}
 	bm_fig "$dir/bm.out" "$bs" >> "$dir/$name.bm"
-	[ "$rw" = write ] && rm -f "$F"
+	# fio's file in a directory of its own, new for every run, as bootmark's
+	# host mode makes one per test: on ext4 a new directory goes to another
+	# block group (Orlov), and the first write there costs mballoc work that
+	# a file rewritten in place does not (measured here: 1 GiB into a new
+	# directory 450-1050 MB/s at 39-74% sys, into the same one 1320-1430 MB/s
+	# at 20%).  Read files are laid out by fio before its job starts.
+	nfio=$((nfio + 1))
+	F=$dir/fio.$nfio/fio.dat
+	mkdir "$dir/fio.$nfio"
 	drop
 	t0=$(cpu_ticks)
-	fio --output-format=json --filename="$F" --ioengine=psync --fadvise_hint=0 "$@" > "$dir/fio.json"
+	fio --output-format=json --filename="$F" --fadvise_hint=0 "$@" > "$dir/fio.json" || {
+		echo "host bench: fio $name failed"
+		fig engine-host "$name" "n/a: fio failed" "-" n/a
+		exit 1
+	}
 	t1=$(cpu_ticks)
+	rm -rf "$dir/fio.$nfio"
 	set -- $(fio_fig "$dir/fio.json" "$rw")
 	# fio's own CPU (getrusage) and the machine's over the fio process
 	echo "$1 $2 $3 $(awk -v a="$t0" -v b="$t1" -v hz="$hz" 'BEGIN { printf "%.6f", (b - a) / hz }')" \
@@ -133,7 +173,7 @@ per_gib() {
 	awk -v c="$2" '{ printf "%.6f\n", $c / ($2 / 1073741824) }' "$1" | median
 }
 
-# compare NAME LABEL: medians, ratios, verdicts.  The CPU verdict compares like
+# compare NAME LABEL FIGNAME: medians, ratios, verdicts, FIG1 lines.  The CPU verdict compares like
 # with like: the benchmark process's getrusage on both sides.  The machine-wide
 # figures (/proc/stat) are printed for information: fio's covers the whole fio
 # process, start-up and file layout included, so it is not a fair reference.
@@ -155,45 +195,78 @@ compare() {
 		printf "host %-22s (machine-wide CPU s/GiB, information: bootmark window %.3f, fio process lifetime %.3f)\n",
 			n, bm, fm
 	}'
+	fig engine-host "$3 throughput bootmark/fio" "$(printf '%.3fx' "$tr")" ">= 0.97" \
+		"$(verdict "$tr" ">=" 0.97)"
+	fig engine-host "$3 CPU s/GiB bootmark/fio" "$(printf '%.3fx' "$cr")" "<= 1.0" \
+		"$(verdict "$cr" "<=" 1.0)"
+	[ "$RUNS" -lt 2 ] || fig repeat "host $3 bootmark CoV" "$(awk '{ print $1 }' "$dir/$1.bm" | cov) %" - -
 }
 
-# Run 0 is a warm-up whose figures are kept apart (warmup.*): the first write
-# of a series pays for reclaiming whatever the page cache held before (measured:
-# 1.36 and 0.89 s of CPU per GiB against 0.15-0.38 in the runs after it).
-i=0
-while [ "$i" -le "$RUNS" ]; do
-	echo "host bench: run $i of $RUNS"
-	w=""
-	[ "$i" -eq 0 ] && w="warmup."
-	bm_args="--workload dd size=$SIZE bs=1M tests=w"
-	one_pair ${w}seqwrite write 1048576 --name=w --rw=write --bs=1M --size="$SIZE" --end_fsync=1 \
-		--fallocate=none
-	bm_args="--workload dd size=$SIZE bs=1M tests=r"
-	one_pair ${w}seqread read 1048576 --name=r --rw=read --bs=1M --size="$SIZE"
-	bm_args="--workload tiobench phases=rndrd threads=1 size=$SIZE bs=4k random=$NRAND"
-	if "$RUNNER" --help | grep -q '^tiobench:'; then
-		one_pair ${w}randread read 4096 --name=rr --rw=randread --bs=4k --size="$SIZE" \
-			--number_ios="$NRAND"
-	fi
-	i=$((i + 1))
-done
+# The runs of one test follow each other (bootmark, fio, bootmark, fio...), so
+# that each side's run comes right after the other side's run of the same test.
+# Interleaving the tests instead was unfair: ext4's allocator state after the
+# test before decides the cost of a 1 GiB write (measured: bootmark's write
+# after a 64 MiB libaio test 440-570 MiB/s at 1.2-1.8 s of sys CPU, fio's
+# after bootmark's 1 GiB write 1340-1420 MiB/s at 0.17 s; a write after a
+# write of the same size 1390-1420 MiB/s for either).
+# Run 0 of each test is a warm-up whose figures are kept apart (warmup.*): it
+# pays for the transition from the test before, and the first write of a
+# series for reclaiming whatever the page cache held.
+# series TEST: the warm-up and RUNS pairs of one test
+series() {
+	i=0
+	while [ "$i" -le "$RUNS" ]; do
+		echo "host bench: $1 run $i of $RUNS"
+		w=""
+		[ "$i" -eq 0 ] && w="warmup."
+		case $1 in
+		seqwrite)
+			bm_args="--workload dd size=$SIZE bs=1M tests=w"
+			one_pair ${w}seqwrite write 1048576 --name=w --rw=write --bs=1M --size="$SIZE" \
+				--end_fsync=1 --fallocate=none --ioengine=psync ;;
+		seqread)
+			bm_args="--workload dd size=$SIZE bs=1M tests=r"
+			one_pair ${w}seqread read 1048576 --name=r --rw=read --bs=1M --size="$SIZE" \
+				--ioengine=psync ;;
+		randread)
+			bm_args="--workload tiobench phases=rndrd threads=1 size=$SIZE bs=4k random=$NRAND"
+			one_pair ${w}randread read 4096 --name=rr --rw=randread --bs=4k --size="$SIZE" \
+				--number_ios="$NRAND" --ioengine=psync ;;
+		aiorand)
+			bm_args="--workload aio engine=libaio files=1 fsize=$AIOSIZE threads=1 qd=16 direct=1 order=random"
+			one_pair ${w}aiorand read 4096 --name=ar --rw=randread --bs=4k --size="$AIOSIZE" \
+				--ioengine=libaio --iodepth=16 --direct=1 ;;
+		esac
+		i=$((i + 1))
+	done
+}
+series seqwrite
+series seqread
+if "$RUNNER" --help | grep -q '^tiobench:'; then
+	series randread
+fi
+series aiorand
 
 echo
 echo "host bench: medians of $RUNS; ratios are medians of per-pair ratios.  CPU = getrusage of the benchmark process over the"
-echo "measured I/O: bootmark m_putime+m_pstime (dd) or m_cpu x m_time (tiobench), fio"
+echo "measured I/O: bootmark m_putime+m_pstime (dd) or m_cpu x m_time (tiobench, aio), fio"
 echo "(usr_cpu+sys_cpu) x job_runtime"
 {
-	compare seqwrite "seq write 1M ($SIZE)"
-	compare seqread "seq read 1M ($SIZE)"
+	compare seqwrite "seq write 1M ($SIZE)" "seq write 1M"
+	compare seqread "seq read 1M ($SIZE)" "seq read 1M"
 	if [ -s "$dir/randread.bm" ]; then
-		compare randread "rand read 4k ($NRAND)"
+		compare randread "rand read 4k ($NRAND)" "rand read 4k psync"
 	else
 		echo "host rand read 4k: skipped: the runner has no tiobench workload"
+		fig engine-host "rand read 4k psync" "n/a: no tiobench workload" "-" n/a
 	fi
+	compare aiorand "libaio qd16 4k ($AIOSIZE)" "rand read 4k libaio qd16 direct"
 } > "$dir/summary"
 for f in "$dir"/*.bm "$dir"/*.fio; do
 	[ -s "$f" ] || continue
 	echo "per run $(basename "$f"): $(awk '{ printf "%s%.1f MiB/s %.3f s CPU", (NR > 1 ? ", " : ""), $1, $3 }' "$f")"
 done
 cat "$dir/summary"
-echo "host targets failed: $(grep -c FAIL "$dir/summary" || true)"
+echo "host targets failed: $(grep -c '^FIG1|engine-host|.*|FAIL$' "$dir/summary" || true)"
+grep -q '|n/a$' "$dir/summary" && exit 1
+exit 0

@@ -7,6 +7,8 @@
 # throughputs side by side.  For `make bench`, not `make check`: the
 # figures are the host's, noisy, and it takes 2 x 1.2 x TIME seconds.
 # Defaults: /var/tmp/bm-dbench-cmp, 2 clients, 10 s, Debian's client.txt.
+# RUNNER (or BM_RUNNER) names the runner; DBENCH_COMPARE_FIRST=bootmark runs
+# bootmark first (tests/bench_fidelity.sh alternates the order between pairs).
 # Exit: 0 ran, 77 no dbench or loadfile, 100 bad arguments, 111 a run failed.
 set -eu
 
@@ -17,9 +19,11 @@ dir=${1:-/var/tmp/bm-dbench-cmp}
 clients=${2:-2}
 time=${3:-10}
 loadfile=${4:-/usr/share/dbench/client.txt}
-runner=${BM_RUNNER:-build/bootmark-runner}
+runner=${RUNNER:-${BM_RUNNER:-build/bootmark-runner}}
+first=${DBENCH_COMPARE_FIRST:-dbench}
 
 case $clients$time in *[!0-9]*) die 100 "CLIENTS and TIME are whole numbers" ;; esac
+case $first in dbench | bootmark) ;; *) die 100 "DBENCH_COMPARE_FIRST is dbench or bootmark" ;; esac
 command -v dbench >/dev/null 2>&1 || die 77 "no dbench on this host (apt-get install dbench)"
 [ -r "$loadfile" ] || die 77 "cannot read $loadfile"
 [ -x "$runner" ] || die 100 "$runner: not built (make $runner)"
@@ -28,12 +32,23 @@ mkdir -p "$dir" || die 111 "cannot create $dir"
 out=$(mktemp -d) || die 111 "cannot create a temporary folder"
 trap 'rm -rf "$out"' EXIT
 
-dbench -c "$loadfile" -D "$dir" -t "$time" "$clients" >"$out/dbench" 2>&1 ||
-	die 111 "dbench failed: $(tail -3 "$out/dbench")"
-rm -rf "$dir/clients"
-"$runner" --host "$dir" --workload dbench "clients=$clients" "time=$time" \
-	"loadfile=$loadfile" >"$out/bm" 2>&1 || die 111 "bootmark-runner failed: $(tail -3 "$out/bm")"
-rm -rf "$dir/clients"
+run_dbench() {
+	dbench -c "$loadfile" -D "$dir" -t "$time" "$clients" >"$out/dbench" 2>&1 ||
+		die 111 "dbench failed: $(tail -3 "$out/dbench")"
+	rm -rf "$dir/clients"
+}
+run_bootmark() {
+	"$runner" --host "$dir" --workload dbench "clients=$clients" "time=$time" \
+		"loadfile=$loadfile" >"$out/bm" 2>&1 || die 111 "bootmark-runner failed: $(tail -3 "$out/bm")"
+	rm -rf "$dir/clients"
+}
+if [ "$first" = dbench ]; then
+	run_dbench
+	run_bootmark
+else
+	run_bootmark
+	run_dbench
+fi
 
 # the R record's metrics, one "name value" a line
 grep -a ' R ' "$out/bm" | head -1 | tr ' ' '\n' | sed -n 's/^m_\([a-z0-9_]*\)=\([^:]*\):.*/\1 \2/p' \

@@ -15,33 +15,16 @@
 #include "capture_src.h"
 #include "profile.h"
 #include "tap.h"
+#include "testrec.h"
 #include "testutil.h"
 #include "util.h"
 
 #define RA "aaaa0001"
 #define RB "bbbb0002"
 
-/* One encoded record line (with its newline); pairs is "k=v k=v". */
 static const char *rec(const char *run, uint64_t seq, char type, const char *pairs)
 {
-	static char out[8][BM_LINE_MAX];
-	static int slot;
-	char buf[512], *tok, *save = NULL;
-	struct bm_line l;
-
-	bm_line_start(&l, run, seq, type);
-	snprintf(buf, sizeof(buf), "%s", pairs);
-	for (tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
-		char *eq = strchr(tok, '=');
-
-		*eq = '\0';
-		bm_line_add(&l, tok, eq + 1);
-	}
-	if (bm_line_finish(&l) < 0)
-		tap_bail("cannot encode a record");
-	slot = (slot + 1) % 8;
-	snprintf(out[slot], sizeof(out[slot]), "%s", l.buf);
-	return out[slot];
+	return tu_rec(run, seq, type, pairs);
 }
 
 /* --- the splitter ----------------------------------------------------------- */

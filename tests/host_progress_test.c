@@ -16,30 +16,13 @@
 #include "progress.h"
 #include "proto.h"
 #include "tap.h"
+#include "testrec.h"
 
 #define RUN "c0ffee01"
 
-/* One encoded record line; pairs is "k=v k=v" (values without spaces). */
 static const char *rec(uint64_t seq, char type, const char *pairs)
 {
-	static char out[8][BM_LINE_MAX];
-	static int slot;
-	char buf[512], *tok, *save = NULL;
-	struct bm_line l;
-
-	bm_line_start(&l, RUN, seq, type);
-	snprintf(buf, sizeof(buf), "%s", pairs);
-	for (tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
-		char *eq = strchr(tok, '=');
-
-		*eq = '\0';
-		bm_line_add(&l, tok, eq + 1);
-	}
-	if (bm_line_finish(&l) < 0)
-		tap_bail("cannot encode a record");
-	slot = (slot + 1) % 8;
-	memcpy(out[slot], l.buf, l.len + 1);
-	return out[slot];
+	return tu_rec(RUN, seq, type, pairs);
 }
 
 static void feed(struct bm_progress *p, const char *s, double now)

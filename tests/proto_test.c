@@ -8,28 +8,16 @@
 
 #include "proto.h"
 #include "tap.h"
+#include "testrec.h"
 
 #define RUN "0123abcd"
 
 static struct bm_record rec;  /* big: keep it off the stack */
 
-/* "k=v k2=v2": values without spaces, for building records quickly. */
+/* A record line the caller frees (tests/testrec.h builds it). */
 static char *mk(const char *run, uint64_t seq, char type, const char *pairs)
 {
-	struct bm_line l;
-	char buf[BM_LINE_MAX], *save = NULL;
-
-	bm_line_start(&l, run, seq, type);
-	snprintf(buf, sizeof(buf), "%s", pairs);
-	for (char *kv = strtok_r(buf, " ", &save); kv; kv = strtok_r(NULL, " ", &save)) {
-		char *eq = strchr(kv, '=');
-
-		*eq = '\0';
-		bm_line_add(&l, kv, eq + 1);
-	}
-	if (bm_line_finish(&l) < 0)
-		tap_bail("mk: cannot encode a test record");
-	return strdup(l.buf);
+	return strdup(tu_rec(run, seq, type, pairs));
 }
 
 /* Seals a hand-written record body with its CRC, for malformed-input tests. */

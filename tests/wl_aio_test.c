@@ -55,6 +55,15 @@ static void test_options(void)
 	free(opts("fsize=40k,,4k", 0));
 	free(opts("engine=posix", 0));
 	free(opts("qd=0", 0));
+	free(opts("order=shuffled", 0));
+	o = opts("engine=libaio fsize=64M files=1 threads=1 order=random", 1);
+	memset(&r, 0, sizeof(r));
+	TAP_EQ_INT(wl_aio_ops.ntests(o), 1, "order=random: one test");
+	wl_aio_ops.describe(o, 0, &r);
+	TAP_EQ_STR(r.test, "aio-libaio-64M-rand", "order=random label");
+	TAP_EQ_STR(r.params, "engine=libaio files=1 fsize=64M qd=16 threads=1 direct=1 "
+		   "cache=cold order=random", "order=random params");
+	free(o);
 	TAP_EQ_INT(aio_fsizes_parse("4k,1M", sz, 8), 2, "fsizes parse");
 	TAP_EQ_INT((int)sz[1], 1 << 20, "1M");
 	TAP_EQ_INT(aio_fsizes_parse("128M", sz, 8), -EINVAL, "above 64M");
@@ -121,7 +130,8 @@ static void test_ring(void)
 }
 
 /* Reads back 5 files through the engine and compares with the pattern. */
-static int verify(const struct aio_engine *e, const char *dir, int flags)
+static int verify(const struct aio_engine *e, const char *dir, int flags,
+		  const uint32_t *order)
 {
 	char path[512];
 	struct aio_q *q;
@@ -138,7 +148,7 @@ static int verify(const struct aio_engine *e, const char *dir, int flags)
 		aio_path(path, sizeof(path), dir, i);
 		fd = open(path, flags);
 		memset(got, 0, 40960);
-		if (fd < 0 || e->read_file(q, fd, got, 40960, &iocbs, &subs))
+		if (fd < 0 || e->read_file(q, fd, got, 40960, order, &iocbs, &subs))
 			bad++;
 		aio_fill(want, i, 0, 40960);
 		bad += memcmp(got, want, 40960) != 0;
@@ -159,6 +169,8 @@ static void host_run(const char *dir, int engine, int direct)
 	struct aio_q *q;
 	void *o;
 	double subs;
+	uint32_t order[10], i, moved;
+	int flags;
 
 	snprintf(name, sizeof(name), "%s direct=%d", engine ? "io_uring" : "libaio", direct);
 	if (aio_engine_of(engine)->init(&q, 8)) {
@@ -183,9 +195,15 @@ static void host_run(const char *dir, int engine, int direct)
 	tap_ok(tu_val(&r, "rate", "MiB/s") * tu_val(&r, "time", "s") > 1.9 &&
 	       tu_val(&r, "rate", "MiB/s") * tu_val(&r, "time", "s") < 1.96,
 	       "%s: rate x time = 50 x 40 KiB", name);
-	tap_ok(verify(aio_engine_of(engine), dir,
-		      O_RDONLY | (tu_val(&r, "direct", "count") == 1 ? O_DIRECT : 0)) == 0,
+	flags = O_RDONLY | (tu_val(&r, "direct", "count") == 1 ? O_DIRECT : 0);
+	tap_ok(verify(aio_engine_of(engine), dir, flags, NULL) == 0,
 	       "%s: data read back equals what prepare wrote", name);
+	/* shuffled blocks land at their own offsets in the buffer */
+	aio_shuffle(order, 10);
+	for (i = 0, moved = 0; i < 10; i++)
+		moved += order[i] != i;
+	tap_ok(moved > 0 && verify(aio_engine_of(engine), dir, flags, order) == 0,
+	       "%s: shuffled order (%u blocks moved) reads the same data", name, moved);
 	free(o);
 }
 

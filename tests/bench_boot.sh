@@ -1,0 +1,118 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# make bench, boot part: QEMU start to the HELLO record against the same kernel
+# booting a trivial init (target: ratio <= 1.10, medians over BENCH_BOOT_RUNS
+# alternating boots), where the time goes (both images, from the guest's own
+# clock: `bootmark bench-boot`, docs/bench.md), and the initrd compression
+# measured: the same initrd contents compressed each way the kernel can
+# unpack, booted BENCH_BOOT_COMPRESS_RUNS times each, the fastest named.
+#
+# Knobs: BENCH_KERNELS; BENCH_BOOT_RUNS (7); BENCH_BOOT_COMPRESS (zstd,xz,lz4,
+# gzip,none; "" skips the sweep), BENCH_BOOT_COMPRESS_RUNS (3),
+# BENCH_BOOT_COMPRESS_KERNEL (the first of BENCH_KERNELS); BENCH_BOOT_ACCEL
+# (tcg: what the figures are about, and a KVM probe boot would cost time).
+# BM is the host CLI; bench-boot takes the runner image, bm-trivial-init and
+# bm-mkinitramfs from its folder (make O=... all O/bm-trivial-init).
+# Exit 0, or 1 when something could not be measured (FIG ... n/a).
+set -eu
+. tests/bench_lib.sh
+
+BM=${BM:-build/bootmark}
+KERNELS=${BENCH_KERNELS:-"deb:6.1.0-53-amd64 deb:6.12.117+deb12-amd64"}
+RUNS=${BENCH_BOOT_RUNS:-7}
+COMP=${BENCH_BOOT_COMPRESS-zstd,xz,lz4,gzip,none}
+CRUNS=${BENCH_BOOT_COMPRESS_RUNS:-3}
+CKERNEL=${BENCH_BOOT_COMPRESS_KERNEL:-${KERNELS%% *}}
+ACCEL=${BENCH_BOOT_ACCEL:-tcg}
+TARGET=1.10
+
+if [ -n "$COMP" ] && ! command -v lz4 > /dev/null; then
+	echo "bench_boot: no lz4 (apt-get install lz4): the sweep leaves it out"
+	COMP=$(echo "$COMP" | tr ',' '\n' | grep -vx lz4 | paste -sd, -)
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-boot.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' INT TERM
+broken=0
+
+# bb FILE KIND NAME FIELD: a field (1-based after the name) of a BB1 line
+bb() {
+	awk -F'|' -v k="$2" -v n="$3" -v f="$4" '$1 == "BB1" && $2 == k && $3 == n { print $(3 + f); exit }' "$1"
+}
+
+# secs VALUE: "1.234 s", or the "-" bench-boot prints for an unknown value
+secs() {
+	case $1 in -|'') echo "-" ;; *) echo "$1 s" ;; esac
+}
+
+# short KERNEL: 6.1.0-53, 6.12.117 (figure names stay under 48 characters)
+short() {
+	echo "${1#deb:}" | sed 's/ .*//; s/+deb[0-9]*//; s/-amd64$//'
+}
+
+for k in $KERNELS; do
+	rel=$(short "$k")
+	log=$tmp/ratio.log
+	echo "bench_boot: $BM bench-boot --kernel $k --runs $RUNS --accel $ACCEL"
+	if ! "$BM" bench-boot --kernel "$k" --runs "$RUNS" --accel "$ACCEL" > "$log" 2>&1; then
+		cat "$log"
+		fig boot "$rel ratio to trivial init" "bench-boot failed" "<= $TARGET" n/a
+		broken=1
+		continue
+	fi
+	cat "$log"
+	ratio=$(awk -F'|' '$1 == "BB1" && $2 == "ratio" { print $3 }' "$log")
+	if [ -z "$ratio" ]; then
+		fig boot "$rel ratio to trivial init" "no BB1 ratio line" "<= $TARGET" n/a
+		broken=1
+		continue
+	fi
+	fig boot "$rel ratio to trivial init" "${ratio}x" "<= $TARGET" "$(verdict "$ratio" "<=" "$TARGET")"
+	fig boot "$rel to HELLO / trivial line" \
+		"$(bb "$log" phase wall 1) s / $(bb "$log" phase wall 2) s" - -
+	for p in firmware kernel unpack runner setup modules disk hello mkfs clock-rate; do
+		case $p in
+		firmware) name="firmware+loader (bootmark / trivial)" ;;
+		kernel) name="kernel to /init (bootmark / trivial)" ;;
+		unpack) name="of which initramfs unpack" ;;
+		runner) name="runner start" ;;
+		setup) name="runner setup (config, results port)" ;;
+		modules) name="module loading" ;;
+		disk) name="disk wait" ;;
+		hello) name="hello (checks, facts, klog)" ;;
+		mkfs) name="first mkfs (ext4)" ;;
+		clock-rate) name="guest clock / host clock" ;;
+		esac
+		v=$(secs "$(bb "$log" phase "$p" 1)")
+		[ "$p" = clock-rate ] && v=${v% s}
+		case $p in firmware|kernel) v="$v / $(secs "$(bb "$log" phase "$p" 2)")" ;; esac
+		fig boot "$rel $name" "$v" - -
+	done
+	fig boot "$rel printk - BOOTTIME (drift)" \
+		"$(secs "$(bb "$log" phase klog-skew 1)") ($(secs "$(bb "$log" phase klog-drift 1)"))" - -
+	fig boot "$rel kernel log scan" "$(secs "$(bb "$log" phase klog-cost 1)")" - -
+	fig boot "$rel boots repeated (died early)" \
+		"$(awk -F'|' '$1 == "BB1" && $2 == "repeated" { print $3 }' "$log")" - -
+done
+
+if [ -n "$COMP" ]; then
+	log=$tmp/compress.log
+	echo "bench_boot: $BM bench-boot --kernel $CKERNEL --runs $CRUNS --compress $COMP --accel $ACCEL"
+	if "$BM" bench-boot --kernel "$CKERNEL" --runs "$CRUNS" --compress "$COMP" \
+		--accel "$ACCEL" > "$log" 2>&1; then
+		cat "$log"
+		rel=$(short "$CKERNEL")
+		for c in $(echo "$COMP" | tr ',' ' '); do
+			fig boot "$rel initrd $c: to HELLO, unpack" \
+				"$(bb "$log" compress "$c" 2) s, $(secs "$(bb "$log" compress "$c" 3)")" - -
+		done
+		fastest=$(awk -F'|' '$1 == "BB1" && $2 == "fastest" { print $3 }' "$log")
+		fig boot "$rel initrd compression, fastest" "${fastest:-?}" "zstd (default)" -
+	else
+		cat "$log"
+		fig boot "initrd compression sweep" "bench-boot --compress failed" - n/a
+		broken=1
+	fi
+fi
+exit $broken
