@@ -67,16 +67,20 @@ t_end=$(date +%s)
 	echo "bootmark bench, $(date -u '+%Y-%m-%d %H:%M UTC'), $(uname -r), $(nproc) CPUs," \
 		"kernels: $BENCH_KERNELS"
 	echo
+	# rows grouped by section, sections in the order they first appear
 	awk -F'|' '
+	!($2 in sec) { sec[$2] = ++ns; name[ns] = $2 }
 	{ n++; for (i = 2; i <= 6; i++) { c[n, i] = $i; if (length($i) > w[i]) w[i] = length($i) } }
 	END {
 		h[2] = "section"; h[3] = "figure"; h[4] = "value"; h[5] = "target"; h[6] = "verdict"
 		for (i = 2; i <= 6; i++) if (length(h[i]) > w[i]) w[i] = length(h[i])
 		fmt = "%-" w[2] "s  %-" w[3] "s  %" w[4] "s  %-" w[5] "s  %s\n"
 		printf fmt, h[2], h[3], h[4], h[5], h[6]
-		for (r = 1; r <= n; r++) {
-			if (r > 1 && c[r, 2] != c[r - 1, 2]) print ""
-			printf fmt, c[r, 2], c[r, 3], c[r, 4], c[r, 5], c[r, 6]
+		for (k = 1; k <= ns; k++) {
+			print ""
+			for (r = 1; r <= n; r++)
+				if (c[r, 2] == name[k])
+					printf fmt, c[r, 2], c[r, 3], c[r, 4], c[r, 5], c[r, 6]
 		}
 	}' "$OUT/figs"
 	echo

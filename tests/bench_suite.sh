@@ -269,6 +269,12 @@ part_seeds() {
 		fi
 		# shellcheck disable=SC2046 # "a b"
 		set -- $(fit < "$f")
+		if awk -v b="$2" 'BEGIN { exit !(b <= 0) }'; then
+			# both scales ran the options' floors (1 MiB files...): no growth seen
+			fig suite "seeds at scale 1: $wl (extrapolated)" \
+				"no growth measured (both scales at the floors)" - -
+			continue
+		fi
 		fig suite "seeds at scale 1: $wl (extrapolated)" \
 			"$(dur "$(awk -v a="$1" -v b="$2" 'BEGIN { print a + b }')")" - -
 	done
