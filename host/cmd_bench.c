@@ -260,16 +260,12 @@ static int raw_parts(struct bench *B, char *base, char *mods, size_t len)
 		.k = &B->b.k, .tools_dir = B->exe, .modules = B->modules, .workdir = B->out,
 	};
 	char *unxz[] = { "xz", "-dc", B->image, NULL };
-	int fd, rc;
+	int rc;
 
 	if (bm_path(base, len, "%s/base.cpio", B->out) ||
 	    bm_path(mods, len, "%s/modules.cpio", B->out))
 		return -ENAMETOOLONG;
-	fd = open(base, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -errno;
-	rc = bm_run_ok(unxz, NULL, fd);
-	close(fd);
+	rc = bm_run_to_file(unxz, base);
 	if (!rc && B->b.k.modroot[0] && B->modules[0])
 		rc = bm_initrd_modules_cpio(&req, mods);
 	else if (!rc)

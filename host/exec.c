@@ -151,3 +151,14 @@ int bm_run_ok(char *const argv[], const char *cwd, int out_fd)
 	bm_msg("%s failed (%s)", argv[0], how);
 	return -ECHILD;
 }
+
+int bm_run_to_file(char *const argv[], const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644), rc;
+
+	if (fd < 0)
+		return -errno;
+	rc = bm_run_ok(argv, NULL, fd);
+	close(fd);
+	return rc;
+}

@@ -62,18 +62,13 @@ static const struct compressor *pick(const struct bm_kernel *k, int *has_xz)
 static int compress_to(const struct compressor *c, const char *in, const char *out)
 {
 	char *argv[8];
-	int i, fd, rc;
+	int i;
 
 	for (i = 0; c->argv[i]; i++)
 		argv[i] = c->argv[i];
 	argv[i++] = (char *)in;
 	argv[i] = NULL;
-	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -errno;
-	rc = bm_run_ok(argv, NULL, fd);
-	close(fd);
-	return rc;
+	return bm_run_to_file(argv, out);
 }
 
 /* bm-mkinitramfs --modules ... > list; bm-mkinitramfs -o cpio list. */
@@ -83,17 +78,13 @@ static int modules_cpio(const struct bm_initrd_req *req, const char *stage, cons
 	char *mods[] = { tool, "--modules", (char *)req->k->modroot, (char *)req->k->release,
 			 (char *)stage, names, NULL };
 	char *arch[] = { tool, "-o", (char *)cpio, list, NULL };
-	int fd, rc;
+	int rc;
 
 	if (bm_path(tool, sizeof(tool), "%s/bm-mkinitramfs", req->tools_dir) ||
 	    bm_path(list, sizeof(list), "%s/modules.list", stage) ||
 	    bm_path(names, sizeof(names), "%s", req->modules))
 		return -ENAMETOOLONG;
-	fd = open(list, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -errno;
-	rc = bm_run_ok(mods, NULL, fd);
-	close(fd);
+	rc = bm_run_to_file(mods, list);
 	return rc ? rc : bm_run_ok(arch, NULL, -1);
 }
 

@@ -61,6 +61,8 @@ int bm_run_prog(char *const argv[], const char *cwd, int out_fd,
 int bm_proc_start(char *const argv[], int log_fd, pid_t *pid);
 /* bm_run_prog plus "exited 0" check; prints a message naming argv[0]. */
 int bm_run_ok(char *const argv[], const char *cwd, int out_fd);
+/* bm_run_ok with stdout written to path (created or truncated, 0644). */
+int bm_run_to_file(char *const argv[], const char *path);
 /* Describes a waitpid status: "exit status 2", "killed by signal 9". */
 void bm_status_str(int status, char *buf, size_t len);
 
