@@ -88,19 +88,24 @@ struct collect {
 	struct bm_bmetric *m;
 	double *v;
 	int n;
+	struct bm_seen seen;
 };
 
+/* A reference boot's value: from a completed boot, or from the intact
+ * records of one whose stream was damaged (said so). */
 static int collect_one(const char *dir, void *arg)
 {
 	struct collect *c = arg;
 	struct bm_results r;
-	struct bm_console con;
 	double x, *nv;
 
-	if (bm_boot_load(dir, "", &r, &con))
+	if (bm_seen_check(&c->seen, dir) || bm_boot_read(dir, "", &r))
 		return 0;
-	bm_classify(&r, &con, BM_WATCH_NONE, NULL);
-	if (r.status == BM_ST_COMPLETED && !bm_bmetric_value(c->m, &r, &x)) {
+	if ((r.status == BM_ST_COMPLETED || r.status == BM_ST_PROTOCOL_ERROR) &&
+	    !bm_bmetric_value(c->m, &r, &x)) {
+		if (r.status == BM_ST_PROTOCOL_ERROR)
+			bm_msg("%s: stream damaged (%s); its intact %s.%s.%s is used", dir,
+			       r.status_why, c->m->wl, c->m->test, c->m->name);
 		nv = realloc(c->v, (size_t)(c->n + 1) * sizeof(*nv));
 		if (!nv) {
 			bm_results_free(&r);
@@ -115,9 +120,10 @@ static int collect_one(const char *dir, void *arg)
 
 int bm_bmetric_collect(struct bm_bmetric *m, const char *dir, double **v)
 {
-	struct collect c = { m, NULL, 0 };
+	struct collect c = { m, NULL, 0, { 0 } };
 	int rc = bm_boot_dirs(dir, collect_one, &c);
 
+	bm_seen_free(&c.seen);
 	if (rc < 0) {
 		free(c.v);
 		bm_msg("cannot read boots in %s: %s", dir, strerror(-rc));
@@ -146,7 +152,14 @@ int bm_bisect_measure(void *arg, int cand, double *value, char *why, size_t whyl
 		goto out_free_res;
 	bm_msg("%s (%s): %s%s%s", b->label, x->specs[cand].text, bm_status_name(b->res.status),
 	       b->res.status_why[0] ? ": " : "", b->res.status_why);
-	if (b->res.status != BM_ST_COMPLETED) {
+	if (b->res.status == BM_ST_INTERRUPTED) {
+		rc = -EINTR;   /* not the candidate's fault: the bisection stops */
+	} else if (b->res.status == BM_ST_PROTOCOL_ERROR && !x->boot_mode &&
+		   !bm_bmetric_value(x->m, &b->res, value)) {
+		bm_msg("%s: stream damaged; its intact %s.%s.%s is used", b->label, x->m->wl,
+		       x->m->test, x->m->name);
+		rc = BM_MEAS_OK;
+	} else if (b->res.status != BM_ST_COMPLETED) {
 		snprintf(why, whylen, "%s: %.120s", bm_status_name(b->res.status), b->res.status_why);
 		rc = BM_MEAS_NOBOOT;
 	} else if (!x->boot_mode && bm_bmetric_value(x->m, &b->res, value)) {

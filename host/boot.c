@@ -181,16 +181,62 @@ out_source:
 	return rc;
 }
 
+/* The last non-empty line of QEMU's own log (what it said when it failed). */
+static void qemu_said(const char *dir, char *buf, size_t len)
+{
+	char path[PATH_MAX], *text = NULL, *p, *end;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	if (bm_path(path, sizeof(path), "%s/qemu.log", dir) ||
+	    bm_read_file(path, &text, &n, (size_t)1 << 20))
+		return;
+	end = text + n;
+	while (end > text && (end[-1] == '\n' || end[-1] == '\r' || end[-1] == ' '))
+		end--;
+	for (p = end; p > text && p[-1] != '\n'; p--)
+		;
+	snprintf(buf, len, "%.*s", (int)(end - p), p);
+	free(text);
+}
+
+static void boot_facts(const struct bm_run_cfg *c, struct bm_boot *b, struct bm_boot_facts *f)
+{
+	*f = (struct bm_boot_facts){
+		.w = b->w.verdict, .why = b->w.why, .qemu_status = b->w.status,
+		.planned = c->planned,
+	};
+	if (b->w.verdict == BM_WATCH_EXITED && b->w.status) {
+		qemu_said(b->dir, b->qemu_said, sizeof(b->qemu_said));
+		if (b->qemu_said[0])
+			f->why = b->qemu_said;
+	}
+}
+
+/* An infrastructure failure before or instead of QEMU: say so everywhere. */
+static void boot_failed(struct bm_boot *b, const char *why)
+{
+	b->w.verdict = BM_WATCH_NOSTART;
+	snprintf(b->w.why, sizeof(b->w.why), "%.159s", why);
+	bm_results_empty(&b->res, b->run);
+	b->res.status = BM_ST_INFRA_ERROR;
+	bm_path(b->res.status_why, sizeof(b->res.status_why), "%s", why);
+}
+
 int bm_boot_one(const struct bm_run_cfg *c, struct bm_kspec *spec, struct bm_boot *b)
 {
+	struct bm_boot_facts f;
 	struct bm_console con;
 	char path[PATH_MAX];
 	const char *why = NULL;
 	int rc;
 
+	b->planned = c->planned;
+	b->fail_on_warning = c->fail_on_warning;
 	rc = bm_mkdir_p(b->dir, 0755);
 	if (rc) {
 		bm_msg("cannot create %s: %s", b->dir, strerror(-rc));
+		boot_failed(b, strerror(-rc));
 		return rc;
 	}
 	rc = bm_boot_prepare(c, spec, b);
@@ -200,23 +246,38 @@ int bm_boot_one(const struct bm_run_cfg *c, struct bm_kspec *spec, struct bm_boo
 		if (rc)
 			why = b->accel_why;
 	}
+	if (!rc && bm_stop_signal())
+		rc = -EINTR;
 	if (!rc)
 		rc = launch(c, b);
 	if (rc) {
-		b->w.verdict = BM_WATCH_NOSTART;
-		bm_path(b->res.status_why, sizeof(b->res.status_why), "%s", why ? why : strerror(-rc));
-		b->res.status = BM_ST_INFRA_ERROR;
-		bm_write_meta(b);
-		return rc;
+		boot_failed(b, why ? why : rc == -EINTR ? "stopped by a signal before QEMU started"
+					     : strerror(-rc));
+		if (rc == -EINTR) {
+			b->w.verdict = BM_WATCH_INTERRUPTED;
+			snprintf(b->w.why, sizeof(b->w.why), "stopped by %s before QEMU started",
+				 bm_stop_name(bm_stop_signal()));
+			b->res.status = BM_ST_INTERRUPTED;
+			snprintf(b->res.status_why, sizeof(b->res.status_why), "%s", b->w.why);
+		}
+		if (bm_path(path, sizeof(path), "%s/results.json", b->dir) ||
+		    bm_write_results_json(path, &b->res) || bm_write_meta(b))
+			bm_msg("cannot write the JSON files in %s", b->dir);
+		if (!c->keep_disk && b->disk[0])
+			unlink(b->disk);
+		return rc == -EINTR ? 0 : rc;
 	}
 	if (bm_boot_load(b->dir, b->run, &b->res, &con))
-		memset(&b->res, 0, sizeof(b->res));
+		bm_results_empty(&b->res, b->run);
 	con.fail_on_warning = c->fail_on_warning;
-	bm_classify(&b->res, &con, b->w.verdict, b->w.why);
+	boot_facts(c, b, &f);
+	bm_classify_boot(&b->res, &con, &f);
 	if (bm_path(path, sizeof(path), "%s/results.json", b->dir) ||
-	    bm_write_results_json(path, &b->res) || bm_write_meta(b))
+	    bm_write_results_json(path, &b->res) || bm_write_meta(b)) {
 		bm_msg("cannot write the JSON files in %s", b->dir);
+		rc = -EIO;
+	}
 	if (!c->keep_disk)
 		unlink(b->disk);
-	return 0;
+	return rc;
 }

@@ -29,6 +29,9 @@ struct bm_boot {
 	char sha_initrd[65];
 	char start[32], end[32];
 	struct bm_watch_result w;
+	char qemu_said[200];          /* QEMU's last words when it exited non-zero */
+	long long planned;            /* tests the host's suite plans (meta.json) */
+	int fail_on_warning;          /* --fail-on-warning (meta.json: readers class alike) */
 	struct bm_results res;
 };
 
@@ -48,6 +51,7 @@ struct bm_run_cfg {
 	int mem, smp, silence, timeout, keep_disk;
 	int fail_on_warning;      /* a complete run with kernel warnings is kernel-warning */
 	int icount;               /* -1 off, else -icount shift (TCG only) */
+	long long planned;        /* tests one boot runs per the host's suite; 0 unknown */
 	struct bm_progress *progress;  /* live line of the next boot; NULL = none */
 };
 
@@ -68,7 +72,18 @@ void bm_boot_qemu_cfg(const struct bm_run_cfg *c, const struct bm_boot *b, const
 		      const char *res, struct bm_qemu_cfg *q);
 /* Reads OUT/<label>/results.log, or console.log when it holds no record. */
 int bm_boot_load(const char *dir, const char *run, struct bm_results *r, struct bm_console *con);
+/*
+ * A boot folder as every reader takes it (compare, report, export, bisect):
+ * its logs, classified with what its meta.json says the host saw (watchdog,
+ * QEMU's exit, a signal, the planned tests), so the class is the one run
+ * decided.  Folders without meta.json (parse --out, capture of old) are
+ * classified from their logs alone.  0, or -errno when no log can be read.
+ */
+int bm_boot_read(const char *dir, const char *run, struct bm_results *r);
 
+/* meta.json's names of the watchdog verdicts; bm_watch_parse: -1 unknown. */
+const char *bm_watch_name(enum bm_watch w);
+int bm_watch_parse(const char *name);
 /* OUT/<label>/meta.json */
 int bm_write_meta(const struct bm_boot *b);
 /* results.json for one boot (also used by "parse --out"). */

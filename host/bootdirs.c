@@ -46,3 +46,35 @@ int bm_boot_dirs(const char *dir, int (*fn)(const char *bootdir, void *arg), voi
 	free(names);
 	return rc < 0 ? rc : found;
 }
+
+int bm_seen_check(struct bm_seen *s, const char *dir)
+{
+	char real[PATH_MAX], **nv;
+	size_t i;
+
+	if (!realpath(dir, real))
+		return -errno;
+	for (i = 0; i < s->n; i++)
+		if (!strcmp(s->v[i], real))
+			return 1;
+	nv = realloc(s->v, (s->n + 1) * sizeof(*nv));
+	if (!nv)
+		return -ENOMEM;
+	s->v = nv;
+	s->v[s->n] = strdup(real);
+	if (!s->v[s->n])
+		return -ENOMEM;
+	s->n++;
+	return 0;
+}
+
+void bm_seen_free(struct bm_seen *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		free(s->v[i]);
+	free(s->v);
+	s->v = NULL;
+	s->n = 0;
+}

@@ -17,4 +17,18 @@ int bm_is_boot_dir(const char *dir);
  */
 int bm_boot_dirs(const char *dir, int (*fn)(const char *bootdir, void *arg), void *arg);
 
+/*
+ * The boot folders a command has read, by real path: "compare D D", or a run
+ * folder given with one of its own boots, counts each boot once.
+ */
+struct bm_seen {
+	char **v;
+	size_t n;
+};
+
+/* 1 when dir (a boot folder) resolves to one seen before, 0 when it is new
+ * (now recorded), -errno when its real path cannot be had. */
+int bm_seen_check(struct bm_seen *s, const char *dir);
+void bm_seen_free(struct bm_seen *s);
+
 #endif

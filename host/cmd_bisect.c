@@ -20,6 +20,7 @@
 #include "cli.h"
 #include "json.h"
 #include "setup.h"
+#include "qemu.h"
 #include "util.h"
 
 #define MAX_CANDIDATES 1000
@@ -443,10 +444,13 @@ int bm_cmd_bisect(int argc, char **argv)
 		rc = BM_EXIT_USAGE;
 		goto out_free;
 	}
+	bm_stop_catch();  /* a signal: the boot is stopped, its files written, then we die by it */
 	rc = run(B);
 out_free:
 	free(B->specs);
 	free(B->names);
 	free(B);
+	fflush(stdout);
+	bm_stop_reraise();
 	return rc;
 }

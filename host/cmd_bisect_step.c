@@ -21,6 +21,7 @@
 #include "cli.h"
 #include "kbuild.h"
 #include "setup.h"
+#include "qemu.h"
 #include "util.h"
 
 #define STEP_GOOD  0
@@ -388,6 +389,7 @@ int bm_cmd_bisect_step(int argc, char **argv)
 		rc = STEP_INFRA;
 		goto out_free;
 	}
+	bm_stop_catch();
 	rc = get_kernel(S);
 	if (!rc)
 		rc = measure(S);
@@ -395,5 +397,7 @@ int bm_cmd_bisect_step(int argc, char **argv)
 		report(S, "skip", NULL, 0, NAN, "");
 out_free:
 	free(S);
+	fflush(stdout);
+	bm_stop_reraise();  /* git bisect run aborts on a death by a signal */
 	return rc;
 }

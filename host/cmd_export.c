@@ -40,19 +40,25 @@ static void export_usage(FILE *f)
 	bm_cli_help(f, export_tab);
 }
 
-static int export_boot(struct bm_export *e, const char *dir)
+/* Every row carries the boot's class: a protocol-error boot's intact rows
+ * are exported, and say that its stream was damaged. */
+static int export_boot(struct bm_export *e, const char *dir, struct bm_seen *seen)
 {
 	struct bm_results r;
-	struct bm_console con;
 	const char *label = strrchr(dir, '/') ? strrchr(dir, '/') + 1 : dir;
 	int rc;
 
-	rc = bm_boot_load(dir, "", &r, &con);
+	rc = bm_seen_check(seen, dir);
+	if (rc) {
+		if (rc > 0)
+			bm_msg("%s: given twice (or inside another folder given), exported once", dir);
+		return rc < 0 ? rc : 0;
+	}
+	rc = bm_boot_read(dir, "", &r);
 	if (rc) {
 		bm_msg("cannot read the logs in %s: %s", dir, strerror(-rc));
 		return rc;
 	}
-	bm_classify(&r, &con, BM_WATCH_NONE, NULL);
 	bm_export_boot(e, label, &r);
 	bm_results_free(&r);
 	return 0;
@@ -60,6 +66,7 @@ static int export_boot(struct bm_export *e, const char *dir)
 
 struct export_ctx {
 	struct bm_export *e;
+	struct bm_seen *seen;
 	int rc;  /* export_boot's error (already reported) */
 };
 
@@ -67,13 +74,13 @@ static int export_one(const char *dir, void *arg)
 {
 	struct export_ctx *x = arg;
 
-	return x->rc = export_boot(x->e, dir);
+	return x->rc = export_boot(x->e, dir, x->seen);
 }
 
 /* A boot dir itself, or the boot dirs in a run dir. */
-static int export_dir(struct bm_export *e, const char *dir)
+static int export_dir(struct bm_export *e, const char *dir, struct bm_seen *seen)
 {
-	struct export_ctx x = { e, 0 };
+	struct export_ctx x = { e, seen, 0 };
 	int rc = bm_boot_dirs(dir, export_one, &x);
 
 	if (x.rc)
@@ -92,6 +99,7 @@ static int export_dir(struct bm_export *e, const char *dir)
 int bm_cmd_export(int argc, char **argv)
 {
 	struct export_opts o;
+	struct bm_seen seen = { 0 };
 	struct bm_export e;
 	char **dirs;
 	int i, nd = 0, rc = 0;
@@ -120,7 +128,8 @@ int bm_cmd_export(int argc, char **argv)
 	}
 	bm_export_begin(&e, f, strcmp(o.format, "csv") ? BM_EXPORT_JSON : BM_EXPORT_CSV);
 	for (i = 0, rc = 0; i < nd && !rc; i++)
-		rc = export_dir(&e, dirs[i]);
+		rc = export_dir(&e, dirs[i], &seen);
+	bm_seen_free(&seen);
 	bm_export_end(&e);
 	if ((f != stdout && fclose(f)) || (f == stdout && fflush(f))) {
 		bm_msg("cannot write %s: %s", o.out[0] ? o.out : "standard output", strerror(errno));

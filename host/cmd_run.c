@@ -16,6 +16,7 @@
 #include "initrd.h"
 #include "junit.h"
 #include "profile.h"
+#include "qemu.h"
 #include "progress.h"
 #include "repeat.h"
 #include "setup.h"
@@ -159,6 +160,21 @@ static int check_out(struct plan *p)
 	return 0;
 }
 
+/* Every kernel fetched and its modules checked: a profile naming a module
+ * the kernel lacks is bad input, found before OUT exists. */
+static int check_kernels(struct plan *p)
+{
+	struct bm_kernel k;
+	int i, rc;
+
+	for (i = 0; i < p->nk; i++) {
+		rc = bm_setup_kernel(&p->s, &p->spec[i], &k);
+		if (rc)
+			return rc == -EINVAL ? rc : -ENOENT;
+	}
+	return 0;
+}
+
 /* --repeat N or auto with its --repeat-min, --repeat-max and --cov. */
 static int check_repeat(struct plan *p)
 {
@@ -209,7 +225,7 @@ static int plan_run(struct plan *p, int argc, char **argv)
 		return rc;
 	if (make_labels(p) || check_out(p))
 		return -EINVAL;
-	return 0;
+	return check_kernels(p);
 }
 
 static void boot_one(struct plan *p, const struct bm_run_cfg *c, struct bm_boot *b,
@@ -244,10 +260,10 @@ static int boot_all(struct plan *p, struct bm_boot *boots, struct bm_rep *rep, i
 	c.progress = &p->prog;
 	for (i = 0; i < p->nk; i++)
 		need[i] = 1;
-	for (r = 1; r <= p->o.repeat && more; r++) {
+	for (r = 1; r <= p->o.repeat && more && !bm_stop_signal(); r++) {
 		for (i = 0; i < p->nk; i++) {
 			booted[i] = need[i];
-			if (!need[i])
+			if (!need[i] || bm_stop_signal())
 				continue;
 			p->round[n] = r;
 			boot_one(p, &c, &boots[n], i, r, n, infra);
@@ -255,10 +271,47 @@ static int boot_all(struct plan *p, struct bm_boot *boots, struct bm_rep *rep, i
 				(*infra)++;
 			n++;
 		}
-		if (rep)
+		if (rep && !bm_stop_signal())
 			more = bm_rep_round(rep, r, booted, need, stdout);
 	}
 	return n;
+}
+
+/*
+ * The boots a signal kept from running, as verdicts of their own (class
+ * interrupted): a CI report must show that the plan was cut, not a shorter
+ * plan.  With --repeat auto the rest is not known: one entry per kernel.
+ */
+static int not_run(struct plan *p, int n, struct bm_results **out)
+{
+	int planned = p->autorep ? n + p->nk : (int)(p->nk * p->o.repeat), i, k = 0;
+	struct bm_results *v;
+
+	*out = NULL;
+	if (!bm_stop_signal() || planned <= n)
+		return 0;
+	v = calloc((size_t)(planned - n), sizeof(*v));
+	if (!v)
+		return 0;
+	for (i = n; i < planned; i++, k++) {
+		bm_results_empty(&v[k], "");
+		v[k].status = BM_ST_INTERRUPTED;
+		snprintf(v[k].status_why, sizeof(v[k].status_why),
+			 "not booted: the run was stopped by %s", bm_stop_name(bm_stop_signal()));
+	}
+	*out = v;
+	return k;
+}
+
+/* The label of the i-th planned boot (boot order: rounds of kernels). */
+static void planned_label(struct plan *p, int i, char *buf, size_t len)
+{
+	int k = i % p->nk, r = i / p->nk + 1;
+
+	if (p->o.repeat > 1 && !p->autorep)
+		snprintf(buf, len, "%s.b%d", p->label[k], r);
+	else
+		snprintf(buf, len, "%s%s", p->label[k], p->autorep ? " (further boots)" : "");
 }
 
 static void print_table(struct plan *p, struct bm_boot *boots, int n)
@@ -297,21 +350,33 @@ out_free:
 	free(names);
 }
 
-/* JUnit to --junit FILE, TAP on stdout; a write failure is a system error. */
-static int write_ci(struct plan *p, struct bm_boot *boots, int n)
+/* JUnit to --junit FILE, TAP on stdout; a write failure is a system error.
+ * skipped[0..nskip) are the boots a signal kept from running. */
+static int write_ci(struct plan *p, struct bm_boot *boots, int n,
+		    const struct bm_results *skipped, int nskip)
 {
-	struct bm_ci_boot *cb = calloc((size_t)n + 1, sizeof(*cb));
+	struct bm_ci_boot *cb = calloc((size_t)(n + nskip) + 1, sizeof(*cb));
+	char (*labels)[BM_REL_MAX + 40] = calloc((size_t)nskip + 1, sizeof(*labels));
 	int i, rc = 0;
 	FILE *f;
 
-	if (!cb)
+	if (!cb || !labels) {
+		free(cb);
+		free(labels);
 		return -ENOMEM;
+	}
 	for (i = 0; i < n; i++) {
 		cb[i].kernel = boots[i].label;
 		cb[i].r = &boots[i].res;
 		if (boots[i].res.status != BM_ST_COMPLETED)
 			cb[i].console = bm_console_tail(boots[i].dir);
 	}
+	for (i = 0; i < nskip; i++) {
+		planned_label(p, n + i, labels[i], sizeof(labels[i]));
+		cb[n + i].kernel = labels[i];
+		cb[n + i].r = &skipped[i];
+	}
+	n += nskip;
 	if (p->o.junit[0]) {
 		f = fopen(p->o.junit, "w");
 		if (!f || bm_junit_write(f, cb, (size_t)n))
@@ -328,6 +393,7 @@ static int write_ci(struct plan *p, struct bm_boot *boots, int n)
 	for (i = 0; i < n; i++)
 		free((char *)cb[i].console);
 	free(cb);
+	free(labels);
 	return rc;
 }
 
@@ -362,8 +428,9 @@ int bm_cmd_run(int argc, char **argv)
 {
 	struct plan *p = calloc(1, sizeof(*p));
 	struct bm_boot *boots = NULL;
+	struct bm_results *skipped = NULL;
 	struct bm_rep rep;
-	int rc, n, i, infra = 0, failed = 0, first = BM_EXIT_OK;
+	int rc, n, i, nskip, infra = 0, failed = 0, first = BM_EXIT_OK;
 
 	if (!p)
 		return BM_EXIT_SYSTEM;
@@ -377,6 +444,8 @@ int bm_cmd_run(int argc, char **argv)
 		rc = rc == -ENOENT ? BM_EXIT_SYSTEM : BM_EXIT_USAGE;
 		goto out_free_plan;
 	}
+	/* From here on a signal ends the run with its records written. */
+	bm_stop_catch();
 	rc = bm_mkdir_p(p->o.out, 0755);
 	if (rc) {
 		bm_msg("cannot create %s: %s", p->o.out, strerror(-rc));
@@ -393,7 +462,8 @@ int bm_cmd_run(int argc, char **argv)
 	if (p->autorep && finish_rep(p, &rep))
 		infra++;
 	print_table(p, boots, n);
-	if (write_ci(p, boots, n))
+	nskip = not_run(p, n, &skipped);
+	if (write_ci(p, boots, n, skipped, nskip))
 		infra++;
 	for (i = 0; i < n; i++) {
 		failed += boots[i].res.status != BM_ST_COMPLETED;
@@ -405,10 +475,19 @@ int bm_cmd_run(int argc, char **argv)
 	}
 	printf("\n%d of %d boot(s) completed; results in %s\n", n - failed, n, p->o.out);
 	rc = infra ? BM_EXIT_SYSTEM : first;
+	if (bm_stop_signal()) {
+		printf("interrupted by %s: %d planned boot(s) not run\n",
+		       bm_stop_name(bm_stop_signal()), nskip);
+		rc = 128 + bm_stop_signal();
+	}
+	free(skipped);
 out_free_boots:
 	free(boots);
 	free(p->round);
 out_free_plan:
 	free(p);
+	fflush(stdout);
+	/* everything is written: end by the signal, as the caller expects */
+	bm_stop_reraise();
 	return rc;
 }

@@ -39,7 +39,14 @@ enum bm_cmp_dir bm_cmp_direction(const char *metric, const char *unit)
 
 int bm_cmp_boot_missing(const struct bm_cmp_boot *b)
 {
-	return !bm_status_ran(b->r.status);
+	return !bm_status_usable(b->r.status);
+}
+
+const char *bm_cmp_boot_note(const struct bm_cmp_boot *b)
+{
+	if (b->r.status == BM_ST_PROTOCOL_ERROR)
+		return "stream damaged: its intact results are used";
+	return bm_cmp_boot_missing(b) ? "results missing" : "failed tests missing";
 }
 
 /* "6.1.0-53-amd64.b2" -> "6.1.0-53-amd64": the --repeat suffix. */
@@ -77,7 +84,6 @@ static int add_boot(const char *dir, void *arg)
 {
 	struct bm_cmp *c = arg;
 	struct bm_cmp_boot *b;
-	struct bm_console con;
 	const char *label = strrchr(dir, '/') ? strrchr(dir, '/') + 1 : dir;
 	char meta[PATH_MAX];
 	const char *k;
@@ -89,12 +95,19 @@ static int add_boot(const char *dir, void *arg)
 	c->boots = p;
 	b = &c->boots[c->nboots];
 	memset(b, 0, sizeof(*b));
-	rc = bm_boot_load(dir, "", &b->r, &con);
+	rc = bm_seen_check(&c->seen, dir);
+	if (rc) {
+		if (rc < 0)
+			bm_msg("cannot resolve %s: %s", dir, strerror(-rc));
+		else
+			bm_msg("%s: given twice (or inside another folder given), counted once", dir);
+		return rc < 0 ? -EIO : 0;
+	}
+	rc = bm_boot_read(dir, "", &b->r);
 	if (rc) {
 		bm_msg("cannot read the logs in %s: %s", dir, strerror(-rc));
 		return rc == -ENOMEM ? rc : -EIO;
 	}
-	bm_classify(&b->r, &con, BM_WATCH_NONE, NULL);
 	snprintf(b->label, sizeof(b->label), "%s", label);
 	k = bm_hello_get(&b->r, "kernel");
 	/* a folder bootmark made names the kernel spec ("6.1.0-53-amd64_2" is the
@@ -298,6 +311,7 @@ void bm_cmp_free(struct bm_cmp *c)
 	free(c->kernels);
 	free(c->kboots);
 	free(c->rows);
+	bm_seen_free(&c->seen);
 	memset(c, 0, sizeof(*c));
 }
 

@@ -10,6 +10,7 @@
 
 #include <stdio.h>
 
+#include "bootdirs.h"
 #include "cmpstats.h"
 #include "results.h"
 
@@ -57,6 +58,7 @@ struct bm_cmp {
 	struct bm_cmp_row *rows;
 	size_t nrows;
 	double alpha;
+	struct bm_seen seen;    /* boot folders read, by real path */
 };
 
 /* Loads the boots of dir (a run directory or one boot); 0, -EINVAL (bad
@@ -67,6 +69,8 @@ int bm_cmp_build(struct bm_cmp *c, double alpha);
 void bm_cmp_free(struct bm_cmp *c);
 /* A boot whose results are left out (it did not run to END: bm_status_ran). */
 int bm_cmp_boot_missing(const struct bm_cmp_boot *b);
+/* What the tables say of a boot that did not complete. */
+const char *bm_cmp_boot_note(const struct bm_cmp_boot *b);
 
 void bm_cmp_print(FILE *f, const struct bm_cmp *c, const struct bm_compare_opts *o);
 /* A value as the compare tables show it ("-" for NAN); returns buf. */

@@ -82,7 +82,7 @@ static void print_missing(FILE *f, const struct bm_cmp *c, const char *prefix)
 		bm_kernel_short(b->kernel, k, sizeof(k));
 		fprintf(f, "%s%s: boot %d of %d (%s): %s (%s) \xe2\x80\x94 %s\n", prefix, k, b->nth,
 			c->kboots[b->kidx], b->label, bm_status_name(b->r.status), b->r.status_why,
-			bm_cmp_boot_missing(b) ? "results missing" : "failed tests missing");
+			bm_cmp_boot_note(b));
 	}
 }
 

@@ -195,7 +195,7 @@ static void missing(FILE *f, const struct bm_cmp *c)
 		fprintf(f, "): %s (", bm_status_name(b->r.status));
 		bm_svg_esc(f, b->r.status_why);
 		fprintf(f, ") \xe2\x80\x94 %s</li>\n",
-			bm_cmp_boot_missing(b) ? "results missing" : "failed tests missing");
+			bm_cmp_boot_note(b));
 		n++;
 	}
 	fputs(n ? "</ul>\n" : "<li>none</li>\n</ul>\n", f);

@@ -6,6 +6,7 @@
 #ifndef BM_JSON_H
 #define BM_JSON_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 #define BM_JSON_DEPTH 16
@@ -39,5 +40,15 @@ void bm_json_kint(struct bm_json *j, const char *key, long long v);
 void bm_json_escape(FILE *f, const char *s);
 /* Shortest "%.*g" text that reads back as the same double. */
 void bm_fmt_double(char *buf, size_t len, double v);
+
+/* Reading (host/jsonread.c).  0 when text[0..len) is one valid JSON value. */
+int bm_json_valid(const char *text, size_t len);
+/*
+ * The member key of the top-level object of text: a string decoded into out,
+ * any other scalar as its literal text ("12", "null", "true").  -ENOENT no
+ * such member, -EMEDIUMTYPE an object or array (out holds its text),
+ * -ENAMETOOLONG out too small, -EINVAL not a valid JSON object.
+ */
+int bm_json_get(const char *text, size_t len, const char *key, char *out, size_t outlen);
 
 #endif

@@ -15,7 +15,23 @@ static const char *const watch_names[] = {
 	[BM_WATCH_NONE] = "none", [BM_WATCH_EXITED] = "exited",
 	[BM_WATCH_SILENCE] = "silence-timeout", [BM_WATCH_TIMEOUT] = "hard-timeout",
 	[BM_WATCH_PANIC] = "panic", [BM_WATCH_NOSTART] = "not-started",
+	[BM_WATCH_INTERRUPTED] = "interrupted",
 };
+
+const char *bm_watch_name(enum bm_watch w)
+{
+	return (unsigned)w < sizeof(watch_names) / sizeof(watch_names[0]) ? watch_names[w] : "none";
+}
+
+int bm_watch_parse(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(watch_names) / sizeof(watch_names[0]); i++)
+		if (watch_names[i] && !strcmp(watch_names[i], name))
+			return (int)i;
+	return -1;
+}
 
 /* Writes through a memory stream, then atomically to path. */
 static int write_json(const char *path, void (*fn)(FILE *, const void *), const void *arg)
@@ -51,15 +67,16 @@ static void host_uname(struct bm_json *j)
 	bm_json_obj_end(j);
 }
 
+/* status -1: QEMU never ran (both null) */
 static void qemu_exit(struct bm_json *j, int status)
 {
 	bm_json_key(j, "qemu_exit");
-	if (WIFEXITED(status))
+	if (status >= 0 && WIFEXITED(status))
 		bm_json_int(j, WEXITSTATUS(status));
 	else
 		bm_json_null(j);
 	bm_json_key(j, "qemu_signal");
-	if (WIFSIGNALED(status))
+	if (status >= 0 && WIFSIGNALED(status))
 		bm_json_int(j, WTERMSIG(status));
 	else
 		bm_json_null(j);
@@ -99,7 +116,10 @@ static void meta_body(FILE *f, const void *arg)
 	bm_json_knum(&j, "seconds", b->w.seconds);
 	bm_json_kstr(&j, "watchdog", watch_names[b->w.verdict]);
 	bm_json_kstr(&j, "watchdog_why", b->w.why);
-	qemu_exit(&j, b->w.status);
+	qemu_exit(&j, b->w.verdict == BM_WATCH_NOSTART ? -1 : b->w.status);
+	bm_json_kstr(&j, "qemu_said", b->qemu_said);
+	bm_json_kint(&j, "planned_tests", b->planned);
+	bm_json_kint(&j, "fail_on_warning", b->fail_on_warning);
 	bm_json_kstr(&j, "status", bm_status_name(b->res.status));
 	bm_json_kstr(&j, "status_why", b->res.status_why);
 	bm_json_obj_end(&j);

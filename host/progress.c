@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -16,20 +17,31 @@
 #include "progress.h"
 #include "wl.h"
 
-int bm_plan_make(struct bm_plan *pl, const struct bm_suite *su, unsigned nfs)
+int bm_plan_make(struct bm_plan *pl, const struct bm_suite *su, unsigned nfs, char *err,
+		 size_t errlen)
 {
 	unsigned j;
 	int i, n;
 
 	memset(pl, 0, sizeof(*pl));
 	for (j = 0; j < su->njobs; j++) {
-		const struct wl_ops *wl = wl_find(su->job[j].wl);
-		char err[256];
+		const struct bm_job *job = &su->job[j];
+		const struct wl_ops *wl = wl_find(job->wl);
+		char msg[256];
 		void *o;
 
-		/* the runner's own parser: the same options, the same tests */
-		if (!wl || fsrun_job_opts(wl, su->job[j].args, &o, err, sizeof(err)))
+		/* the runner's own parser and messages: the same options, the
+		 * same tests, the same verdict on a bad line */
+		if (!wl) {
+			snprintf(err, errlen, "suites/%s:%d: unknown workload \"%s\"", su->name,
+				 job->line, job->wl);
 			return -EINVAL;
+		}
+		if (fsrun_job_opts(wl, job->args, &o, msg, sizeof(msg))) {
+			snprintf(err, errlen, "suites/%s:%d: %s: %s", su->name, job->line, job->wl,
+				 msg);
+			return -EINVAL;
+		}
 		n = wl->ntests(o);
 		for (i = 0; i < n; i++) {
 			struct bm_result r = { 0 };

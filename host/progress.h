@@ -24,8 +24,10 @@ struct bm_plan {
 	char test[BM_PLAN_MAX][32];
 };
 
-/* Expands su with the runner's own option parser; 0 or -EINVAL. */
-int bm_plan_make(struct bm_plan *pl, const struct bm_suite *su, unsigned nfs);
+/* Expands su with the runner's own option parser; 0, or -EINVAL with the
+ * runner's message for the first bad line ("suites/NAME:LINE: ...") in err. */
+int bm_plan_make(struct bm_plan *pl, const struct bm_suite *su, unsigned nfs, char *err,
+		 size_t errlen);
 /* The workload of test label test, or "" when the plan does not know it. */
 const char *bm_plan_wl(const struct bm_plan *pl, const char *test);
 

@@ -27,6 +27,7 @@ static const struct {
 	[BM_ST_DISK_REFUSED] = { "disk-refused", 20 },
 	[BM_ST_TIMEOUT] = { "timeout", 21 },
 	[BM_ST_INFRA_ERROR] = { "infra-error", 111 },
+	[BM_ST_INTERRUPTED] = { "interrupted", 22 },
 };
 
 const char *bm_status_name(enum bm_status st)
@@ -34,6 +35,16 @@ const char *bm_status_name(enum bm_status st)
 	if ((unsigned)st >= sizeof(classes) / sizeof(classes[0]))
 		return "unknown";
 	return classes[st].name;
+}
+
+int bm_status_parse(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(classes) / sizeof(classes[0]); i++)
+		if (classes[i].name && !strcmp(classes[i].name, name))
+			return (int)i;
+	return -1;
 }
 
 int bm_status_exit(enum bm_status st)
@@ -47,6 +58,11 @@ int bm_status_ran(enum bm_status st)
 {
 	return st == BM_ST_COMPLETED || st == BM_ST_KERNEL_WARNING ||
 	       st == BM_ST_SETUP_FAILURE || st == BM_ST_BENCH_ERROR;
+}
+
+int bm_status_usable(enum bm_status st)
+{
+	return bm_status_ran(st) || st == BM_ST_PROTOCOL_ERROR;
 }
 
 void bm_stream_feed_text(struct bm_stream *s, const char *text, size_t len)
@@ -122,6 +138,8 @@ static int add_record(struct bm_results *r, const struct bm_record *rec)
 		r->end_results = v ? atoll(v) : -1;
 		v = bm_rec_get(rec, "errors");
 		r->end_errors = v ? atoll(v) : -1;
+		v = bm_rec_get(rec, "tests");
+		r->end_tests = v && *v >= '0' && *v <= '9' ? atoll(v) : -1;
 		return 0;
 	default:
 		return 0;
@@ -135,6 +153,7 @@ int bm_results_from_stream(struct bm_results *r, const struct bm_stream *s)
 
 	memset(r, 0, sizeof(*r));
 	snprintf(r->run, sizeof(r->run), "%s", s->run);
+	r->end_tests = -1;
 	r->max_seq = s->max_seq;
 	r->bad_crc = s->bad_crc;
 	r->foreign = s->foreign;
@@ -171,6 +190,15 @@ int bm_results_load(struct bm_results *r, const char *path, const char *run)
 	bm_stream_free(&s);
 	free(text);
 	return rc;
+}
+
+void bm_results_empty(struct bm_results *r, const char *run)
+{
+	memset(r, 0, sizeof(*r));
+	snprintf(r->run, sizeof(r->run), "%s", run ? run : "");
+	r->end_tests = -1;
+	r->stream_rc = -ENODATA;
+	snprintf(r->stream_why, sizeof(r->stream_why), "no records");
 }
 
 void bm_results_free(struct bm_results *r)

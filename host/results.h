@@ -29,7 +29,8 @@ enum bm_status {
 	BM_ST_PROTOCOL_ERROR,    /* bm_stream_check() failed after a HELLO */
 	BM_ST_DISK_REFUSED,      /* the runner refused the test disk (E class "refused") */
 	BM_ST_TIMEOUT,           /* the hard --timeout stopped QEMU before END */
-	BM_ST_INFRA_ERROR,       /* QEMU could not be started */
+	BM_ST_INFRA_ERROR,       /* the host failed: QEMU could not start, or exited non-zero */
+	BM_ST_INTERRUPTED,       /* SIGINT, SIGTERM or SIGHUP stopped the boot before END */
 };
 
 /* How the QEMU process ended, as seen by the watchdog. */
@@ -40,6 +41,18 @@ enum bm_watch {
 	BM_WATCH_TIMEOUT,  /* killed: --timeout reached */
 	BM_WATCH_PANIC,    /* killed after a panic, QEMU did not exit */
 	BM_WATCH_NOSTART,  /* QEMU could not be started */
+	BM_WATCH_INTERRUPTED, /* a signal to bootmark stopped QEMU */
+};
+
+/*
+ * What the host saw of one boot besides its logs; meta.json keeps it, so
+ * that every reader of a boot folder decides the same class as run did.
+ */
+struct bm_boot_facts {
+	enum bm_watch w;
+	const char *why;          /* the watchdog's words, or NULL */
+	int qemu_status;          /* waitpid status of QEMU; -1 unknown */
+	long long planned;        /* tests the host's suite plans for one boot; 0 unknown */
 };
 
 struct bm_herr {            /* one E record */
@@ -76,6 +89,7 @@ struct bm_results {
 	size_t nerr;
 	int have_end;
 	long long end_results, end_errors;
+	long long end_tests;    /* END's tests= (planned by the runner); -1 absent */
 	uint64_t max_seq;
 	unsigned bad_crc, foreign, conflicts, hellos;
 	int stream_rc;          /* bm_stream_check() */
@@ -87,16 +101,27 @@ struct bm_results {
 };
 
 const char *bm_status_name(enum bm_status st);
+/* The class named name, or -1. */
+int bm_status_parse(const char *name);
 /* The exit code of a boot of this class: 0 completed, 10..21, 111 infra-error. */
 int bm_status_exit(enum bm_status st);
 /* True for the classes where the run went to END ("ran, with errors" included). */
 int bm_status_ran(enum bm_status st);
+/* True when the boot's R records may be used: it ran to END, or its stream
+ * was damaged (protocol-error: every R that arrived intact is CRC-checked). */
+int bm_status_usable(enum bm_status st);
 
 /* Feeds text line by line into s (CR and CRLF line ends accepted). */
 void bm_stream_feed_text(struct bm_stream *s, const char *text, size_t len);
 int bm_results_from_stream(struct bm_results *r, const struct bm_stream *s);
 /* Reads a log file (run "" = the first HELLO's run) into r. */
 int bm_results_load(struct bm_results *r, const char *path, const char *run);
+/* r as a boot that left no record: the stream is "no records", not complete. */
+void bm_results_empty(struct bm_results *r, const char *run);
+/* Planned tests (END's tests=) that have neither an R nor an E record; 0 when
+ * all are accounted for or the plan is unknown.  first gets "fs test rep N"
+ * of one such test when the R/E records let it be named, else "". */
+long long bm_results_unaccounted(const struct bm_results *r, char *first, size_t len);
 void bm_results_free(struct bm_results *r);
 const char *bm_hello_get(const struct bm_results *r, const char *key);
 
@@ -111,5 +136,8 @@ void bm_console_segment(const char *text, size_t len, const char *run, size_t *o
  * of decision is docs/reliability.md's.  c may be NULL (no console known). */
 void bm_classify(struct bm_results *r, const struct bm_console *c,
 		 enum bm_watch w, const char *watch_why);
+/* The same with everything the host saw (a boot of run, or its meta.json). */
+void bm_classify_boot(struct bm_results *r, const struct bm_console *c,
+		      const struct bm_boot_facts *f);
 
 #endif

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "initrd.h"
+#include "modclosure.h"
 #include "setup.h"
 #include "util.h"
 
@@ -59,9 +60,14 @@ static int check_configs(struct bm_setup *s, const char *suite, const char *fs_l
 		bm_msg("cannot read %s/bootmark.conf", s->configs);
 		return -EINVAL;
 	}
+	snprintf(s->boot_modules, sizeof(s->boot_modules), "%s", s->modules);
 	bm_path(dir, sizeof(dir), "%s/fs", s->configs);
 	snprintf(fs, sizeof(fs), "%s", fs_list);
 	for (tok = strtok_r(fs, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (nfs == BM_SETUP_FS_MAX) {
+			bm_msg("more than %d filesystem profiles in --fs", BM_SETUP_FS_MAX);
+			return -EINVAL;
+		}
 		nfs++;
 		if (!bm_safe_name(tok) || bm_fsprof_load(&prof, dir, tok, err, sizeof(err))) {
 			bm_msg("unknown or bad filesystem profile '%s'%s%s", tok,
@@ -72,10 +78,13 @@ static int check_configs(struct bm_setup *s, const char *suite, const char *fs_l
 			bm_msg("module list too long");
 			return -EINVAL;
 		}
+		s->prof[s->nprof++] = prof;
 	}
-	/* a suite the runner will reject still boots: the E record says why */
-	if (bm_plan_make(&s->tests, &s->suite, nfs))
-		memset(&s->tests, 0, sizeof(s->tests));
+	/* what the runner would reject is bad input here, before anything exists */
+	if (bm_plan_make(&s->tests, &s->suite, nfs, err, sizeof(err))) {
+		bm_msg("bad suite '%s' (%s/suites/%s): %s", suite, s->configs, suite, err);
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -109,6 +118,47 @@ int bm_setup_load(struct bm_setup *s, const struct bm_boot_opts *o, const char *
 		return rc;
 	rc = check_configs(s, suite, fs);
 	return rc ? rc : check_tools(s);
+}
+
+/* One list of modules against the kernel's tree; what names it goes in the message. */
+static int check_mods(const struct bm_kernel *k, const char *list, const char *what)
+{
+	char err[512];
+	int rc;
+
+	rc = bm_modules_check(k->modroot, k->release, list, err, sizeof(err));
+	if (!rc)
+		return 0;
+	if (rc == -ENOENT)
+		bm_msg("%s: kernel %s: %s", what, k->release, err);
+	else
+		bm_msg("cannot read the module tree of kernel %s: %s", k->release, err);
+	return rc == -ENOENT ? -EINVAL : rc;
+}
+
+int bm_setup_kernel(const struct bm_setup *s, struct bm_kspec *spec, struct bm_kernel *k)
+{
+	char what[PATH_MAX + 64];
+	unsigned i;
+	int rc;
+
+	rc = bm_kernel_resolve(spec, 1, k);
+	if (rc) {
+		if (rc == -ENOENT)
+			bm_msg("kernel %s is not available", spec->text);
+		return rc == -ENOENT ? -EINVAL : rc;
+	}
+	/* everything built in (a local build without modules): nothing to find */
+	if (!k->modroot[0])
+		return 0;
+	bm_path(what, sizeof(what), "%s/bootmark.conf modules", s->configs);
+	rc = check_mods(k, s->boot_modules, what);
+	for (i = 0; !rc && i < s->nprof; i++) {
+		bm_path(what, sizeof(what), "filesystem profile %s/fs/%s (modules = %s)",
+			s->configs, s->prof[i].name, s->prof[i].modules);
+		rc = check_mods(k, s->prof[i].modules, what);
+	}
+	return rc;
 }
 
 int bm_setup_check_kernel(struct bm_kspec *k)
@@ -150,6 +200,7 @@ void bm_setup_run_cfg(const struct bm_setup *s, const struct bm_boot_opts *o, co
 		.silence = (int)o->silence, .timeout = (int)o->timeout,
 		.keep_disk = o->keep_disk, .icount = (int)o->icount,
 		.fail_on_warning = o->fail_on_warning, .extra_initrd = o->extra_initrd,
+		.planned = s->tests.total,
 	};
 	/* icount runs the vCPUs round-robin in one thread, and the 6.1 kernel's
 	 * secondary CPU bring-up stalls there: one vCPU */

@@ -69,8 +69,13 @@ extern const char *const bm_machine_choices[];
 			"a (compressed) newc archive appended to every initrd, e.g. the " \
 			"benchmark part with fio (docs/performance.md)")
 
+#define BM_SETUP_FS_MAX 8
+
 struct bm_setup {
 	char exe[PATH_MAX], image[PATH_MAX], configs[PATH_MAX], modules[1024];
+	char boot_modules[1024];          /* bootmark.conf's modules + image_modules */
+	struct bm_fsprof prof[BM_SETUP_FS_MAX];
+	unsigned nprof;
 	struct bm_suite suite;
 	struct bm_plan tests;   /* what one boot runs: the progress estimate */
 };
@@ -82,6 +87,13 @@ struct bm_setup {
  */
 int bm_setup_load(struct bm_setup *s, const struct bm_boot_opts *o, const char *suite,
 		  const char *fs);
+/*
+ * The kernel of spec ready to boot: resolved (a Debian one fetched into the
+ * cache when missing) and every module the boot and the profiles need found
+ * in its module tree.  0; -EINVAL bad input (a module the kernel lacks: the
+ * message names module, profile and kernel); -errno a system error (fetch).
+ */
+int bm_setup_kernel(const struct bm_setup *s, struct bm_kspec *spec, struct bm_kernel *k);
 /* A local spec must resolve, a Debian release must exist.  0 or -EINVAL. */
 int bm_setup_check_kernel(struct bm_kspec *k);
 /* Checks spec[i] (bm_setup_check_kernel) and labels it as every command does:

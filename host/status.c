@@ -5,8 +5,10 @@
  * everything else, because console text can be interleaved or missing (PXE);
  * the console only tells apart the ways a boot did not complete.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "results.h"
 #include "util.h"
@@ -201,12 +203,40 @@ static int is_setup_class(const char *cls)
 	       !strcmp(cls, "disk");
 }
 
+/* The stream went to END, but does END's plan match what arrived, and the
+ * host's?  NULL when it does, else why not (into buf). */
+static const char *plan_gap(const struct bm_results *r, long long host_planned, char *buf,
+			    size_t len)
+{
+	char first[128];
+	long long miss;
+
+	if (host_planned > 0 && r->end_tests >= 0 && r->end_tests != host_planned) {
+		snprintf(buf, len, "the guest planned %lld tests, the host's suite %lld "
+			 "(the guest ran another suite)", r->end_tests, host_planned);
+		return buf;
+	}
+	miss = bm_results_unaccounted(r, first, sizeof(first));
+	if (!miss)
+		return NULL;
+	snprintf(buf, len, "%lld of %lld planned tests have neither a result nor an error "
+		 "record%s%s", miss, r->end_tests, first[0] ? " (" : "", first[0] ? first : "");
+	if (first[0])
+		strncat(buf, ")", len - strlen(buf) - 1);
+	return buf;
+}
+
 /* The stream went to END: the first E record decides between the two
  * "ran, with errors" classes (an unknown class counts as bench). */
-static void classify_complete(struct bm_results *r, const struct bm_console *c)
+static void classify_complete(struct bm_results *r, const struct bm_console *c,
+			      long long host_planned)
 {
 	char why[300];
 
+	if (plan_gap(r, host_planned, why, sizeof(why))) {
+		set(r, BM_ST_PROTOCOL_ERROR, why);
+		return;
+	}
 	if (c && c->warnings && c->fail_on_warning) {
 		snprintf(why, sizeof(why), "%d kernel warning(s), first: %s", c->warnings,
 			 c->warn_line);
@@ -255,12 +285,17 @@ static const char *restarted(const struct bm_results *r, const struct bm_console
 	return NULL;
 }
 
-/* No HELLO and no crash: which of the early classes. */
+/* No HELLO and no crash: which of the early classes.  Records of the run
+ * without a HELLO are a damaged stream, not a runner that never spoke. */
 static void classify_early(struct bm_results *r, const struct bm_console *c)
 {
 	char why[300];
 
-	if (c && c->init_fail) {
+	if (r->max_seq && !r->have_hello && r->stream_rc != -ENODATA) {
+		snprintf(why, sizeof(why), "no intact HELLO record, %zu result and %zu error "
+			 "record(s) intact: %.150s", r->nres, r->nerr, r->stream_why);
+		set(r, BM_ST_PROTOCOL_ERROR, why);
+	} else if (c && c->init_fail) {
 		snprintf(why, sizeof(why), "no HELLO record: %s", c->init_line);
 		set(r, BM_ST_INITRAMFS_ERROR, why);
 	} else if (c && !c->bytes && !r->max_seq && !r->bad_crc && !r->foreign) {
@@ -278,18 +313,54 @@ static void copy_warnings(struct bm_results *r, const struct bm_console *c)
 		 c ? c->warn_line : "");
 }
 
-void bm_classify(struct bm_results *r, const struct bm_console *c,
-		 enum bm_watch w, const char *watch_why)
+/* QEMU itself failed (a bad option, a file it cannot open, KVM refusing the
+ * vCPU): the kernel never had its chance.  A guest's own end (power-off,
+ * panic=-1 with -no-reboot, a triple fault) exits 0. */
+static int qemu_failed(const struct bm_boot_facts *f, char *why, size_t len)
 {
+	int st = f->qemu_status;
+	const char *said = f->why && strncmp(f->why, "exit status", 11) &&
+			   strncmp(f->why, "killed by", 9) ? f->why : NULL;
+
+	if (f->w != BM_WATCH_EXITED || st < 0 || (WIFEXITED(st) && !WEXITSTATUS(st)))
+		return 0;
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 127)
+		snprintf(why, len, "QEMU could not be run (exit status 127: %s not found)%s%.200s",
+			 "qemu-system-x86_64", said ? "; " : "", said ? said : "");
+	else if (WIFEXITED(st))
+		snprintf(why, len, "QEMU failed (exit status %d): %.200s", WEXITSTATUS(st),
+			 said ? said : "it wrote nothing to qemu.log");
+	else
+		snprintf(why, len, "QEMU was killed by signal %d%s%.200s",
+			 WIFSIGNALED(st) ? WTERMSIG(st) : 0, said ? ": " : "", said ? said : "");
+	return 1;
+}
+
+static int stream_complete(const struct bm_results *r)
+{
+	return r->stream_rc == 0 && r->have_hello && r->have_end;
+}
+
+void bm_classify_boot(struct bm_results *r, const struct bm_console *c,
+		      const struct bm_boot_facts *f)
+{
+	enum bm_watch w = f->w;
+	const char *watch_why = f->why;
+	char why[300];
+
 	copy_warnings(r, c);
 	if (w == BM_WATCH_NOSTART) {
 		set(r, BM_ST_INFRA_ERROR, watch_why ? watch_why : "QEMU did not start");
 		return;
 	}
+	if (!stream_complete(r) && qemu_failed(f, why, sizeof(why))) {
+		set(r, BM_ST_INFRA_ERROR, why);
+		return;
+	}
 	/* The panic that follows a broken initramfs ("VFS: Unable to mount root
 	 * fs", "No working init found") is its consequence, not the kernel's
 	 * crash: without a HELLO the initramfs message decides. */
-	if (c && c->init_fail && !r->have_hello) {
+	if (c && c->init_fail && !r->have_hello && !r->max_seq) {
 		classify_early(r, c);
 		return;
 	}
@@ -304,13 +375,17 @@ void bm_classify(struct bm_results *r, const struct bm_console *c,
 		return;
 	}
 	/* A complete stream is valid even if QEMU then failed to power off. */
-	if (r->stream_rc == 0) {
-		classify_complete(r, c);
+	if (stream_complete(r)) {
+		classify_complete(r, c, f->planned);
+		return;
+	}
+	if (w == BM_WATCH_INTERRUPTED) {
+		snprintf(why, sizeof(why), "%s%s", watch_why ? watch_why : "stopped by a signal",
+			 r->have_hello ? "" : " (before HELLO)");
+		set(r, BM_ST_INTERRUPTED, why);
 		return;
 	}
 	if (w == BM_WATCH_TIMEOUT || w == BM_WATCH_SILENCE) {
-		char why[300];
-
 		snprintf(why, sizeof(why), "%s%s", watch_why ? watch_why : "watchdog",
 			 r->have_hello ? "" : " (before HELLO)");
 		set(r, w == BM_WATCH_TIMEOUT ? BM_ST_TIMEOUT : BM_ST_HANG, why);
@@ -325,4 +400,12 @@ void bm_classify(struct bm_results *r, const struct bm_console *c,
 		return;
 	}
 	set(r, BM_ST_PROTOCOL_ERROR, r->stream_why[0] ? r->stream_why : "incomplete stream");
+}
+
+void bm_classify(struct bm_results *r, const struct bm_console *c,
+		 enum bm_watch w, const char *watch_why)
+{
+	struct bm_boot_facts f = { .w = w, .why = watch_why, .qemu_status = -1 };
+
+	bm_classify_boot(r, c, &f);
 }

@@ -399,3 +399,33 @@ out_free_db:
 	bm_moddb_free(&db);
 	return rc;
 }
+
+int bm_modules_check(const char *root, const char *release, const char *list,
+		     char *err, size_t errlen)
+{
+	const char *wanted[64];
+	char buf[1024], dir[PATH_MAX], *tok, *save = NULL;
+	struct bm_moddb db;
+	unsigned n = 0;
+	int rc;
+
+	if ((size_t)snprintf(buf, sizeof(buf), "%s", list) >= sizeof(buf) ||
+	    (size_t)snprintf(dir, sizeof(dir), "%s/lib/modules/%s", root, release) >= sizeof(dir)) {
+		snprintf(err, errlen, "module list or path too long");
+		return -EINVAL;
+	}
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (n == sizeof(wanted) / sizeof(wanted[0])) {
+			snprintf(err, errlen, "more than %u modules", n);
+			return -EINVAL;
+		}
+		wanted[n++] = tok;
+	}
+	if (!n)
+		return 0;
+	rc = bm_moddb_load(&db, dir, err, errlen);
+	if (!rc)
+		rc = include_wanted(&db, wanted, n, err, errlen);
+	bm_moddb_free(&db);
+	return rc;
+}

@@ -30,4 +30,11 @@ int bm_modules_list(const char *root, const char *release, const char *const *wa
 		    unsigned nwanted, const char *stage_dir, FILE *list_out,
 		    char *err, size_t errlen);
 
+/* Whether every module of the comma list (names, aliases, a trailing '?' for
+ * optional) resolves in root/lib/modules/release, with all it needs, as
+ * bm_modules_list would take it; nothing is written.  0, -ENOENT (err names
+ * the first missing one) or -errno. */
+int bm_modules_check(const char *root, const char *release, const char *list,
+		     char *err, size_t errlen);
+
 #endif

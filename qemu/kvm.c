@@ -62,7 +62,7 @@ static int probe(const char *vmlinuz, const char *workdir, char *why, size_t why
 	close(fd);
 	if (rc)
 		goto out_free_argv;
-	for (i = 0; i < PROBE_SECONDS * 10 && !seen && !exited; i++) {
+	for (i = 0; i < PROBE_SECONDS * 10 && !seen && !exited && !bm_stop_signal(); i++) {
 		usleep(100 * 1000);
 		seen = banner_in(log);
 		exited = waitpid(pid, &status, WNOHANG) == pid;
@@ -71,6 +71,12 @@ static int probe(const char *vmlinuz, const char *workdir, char *why, size_t why
 		bm_proc_stop(pid);
 	if (!seen)
 		seen = banner_in(log);
+	if (!seen && exited && WIFEXITED(status) && WEXITSTATUS(status) == 127) {
+		/* not KVM's fault: there is no QEMU to run */
+		snprintf(why, whylen, "cannot run %s (not found)", BM_QEMU_BIN);
+		rc = -ENOENT;
+		goto out_free_argv;
+	}
 	if (!seen && exited)
 		bm_path(why, whylen, "QEMU with -accel kvm exited early, see %s", qlog);
 	else if (!seen)
@@ -103,6 +109,11 @@ int bm_kvm_choose(const char *accel, const char *vmlinuz, const char *workdir,
 			return 0;
 		}
 		rc = probe(vmlinuz, workdir, reason, sizeof(reason));
+		if (rc == -ENOENT) {
+			bm_msg("%s", reason);
+			snprintf(why, whylen, "%s", reason);
+			return rc;
+		}
 		if (rc < 0)
 			snprintf(reason, sizeof(reason), "probe could not start QEMU: %s", strerror(-rc));
 		if (rc == 1) {

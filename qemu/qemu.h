@@ -69,7 +69,23 @@ struct bm_watch_result {
 	char why[160];
 };
 
-/* SIGTERM, up to 5 s grace, then SIGKILL; returns the waitpid status. */
+/*
+ * Signals that end a run: SIGINT, SIGTERM, SIGHUP (an ignored one stays
+ * ignored).  bm_stop_catch() installs handlers that only note the signal
+ * (1 when it installed them, 0 when they already were); bm_stop_signal() is
+ * the first one caught (0 none), bm_stop_count() how many; bm_stop_release()
+ * restores the old actions; bm_stop_reraise() releases and raises the first
+ * signal again, so the process ends by it once its results are written.
+ */
+int bm_stop_catch(void);
+void bm_stop_release(void);
+int bm_stop_signal(void);
+int bm_stop_count(void);
+const char *bm_stop_name(int sig);
+void bm_stop_reraise(void);
+
+/* SIGTERM, up to 5 s grace (cut short by a further stop signal), then
+ * SIGKILL; returns the waitpid status. */
 int bm_proc_stop(pid_t pid);
 int bm_qemu_watch(char *const argv[], const struct bm_watch_cfg *c, struct bm_watch_result *r);
 

@@ -31,8 +31,11 @@ static double now_s(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static int wait_until(pid_t pid, double deadline, int *status)
+/* 1 exited, 0 deadline or a new stop signal (when stop_on_sig), -errno. */
+static int wait_until(pid_t pid, double deadline, int *status, int stop_on_sig)
 {
+	int sigs = bm_stop_count();
+
 	for (;;) {
 		pid_t r = waitpid(pid, status, WNOHANG);
 
@@ -40,7 +43,7 @@ static int wait_until(pid_t pid, double deadline, int *status)
 			return 1;
 		if (r < 0 && errno != EINTR)
 			return -errno;
-		if (now_s() >= deadline)
+		if (now_s() >= deadline || (stop_on_sig && bm_stop_count() != sigs))
 			return 0;
 		usleep(50 * 1000);
 	}
@@ -51,45 +54,13 @@ int bm_proc_stop(pid_t pid)
 	int status = 0;
 
 	kill(pid, SIGTERM);
-	if (wait_until(pid, now_s() + 5, &status) == 1)
+	/* a second Ctrl-C while QEMU winds down: no more waiting */
+	if (wait_until(pid, now_s() + 5, &status, 1) == 1)
 		return status;
 	kill(pid, SIGKILL);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	return status;
-}
-
-/*
- * A signal that would kill bootmark while it watches a boot stops QEMU first:
- * otherwise the guest runs on, orphaned, writing into a disk image nobody
- * reads (a killed `make bench` left such QEMUs behind).  The handler only
- * notes the signal; the loop stops QEMU and re-raises it with the old action.
- */
-static volatile sig_atomic_t watch_sig;
-static const int watch_sigs[] = { SIGINT, SIGTERM, SIGHUP };
-
-static void on_watch_signal(int sig)
-{
-	watch_sig = sig;
-}
-
-static void watch_signals(struct sigaction *old)
-{
-	struct sigaction sa = { .sa_handler = on_watch_signal };
-	unsigned i;
-
-	watch_sig = 0;
-	sigemptyset(&sa.sa_mask);
-	for (i = 0; i < sizeof(watch_sigs) / sizeof(watch_sigs[0]); i++)
-		sigaction(watch_sigs[i], &sa, &old[i]);
-}
-
-static void unwatch_signals(const struct sigaction *old)
-{
-	unsigned i;
-
-	for (i = 0; i < sizeof(watch_sigs) / sizeof(watch_sigs[0]); i++)
-		sigaction(watch_sigs[i], &old[i], NULL);
 }
 
 static off_t file_size(const char *path)
@@ -152,11 +123,10 @@ static void finish(struct bm_watch_result *r, enum bm_watch v, pid_t pid, double
 int bm_qemu_watch(char *const argv[], const struct bm_watch_cfg *c, struct bm_watch_result *r)
 {
 	struct con_tail con = { .fd = -1 };
-	struct sigaction old[sizeof(watch_sigs) / sizeof(watch_sigs[0])];
 	double t0, last, panic_at = 0;
 	off_t res_size = 0;
 	char why[160];
-	int log_fd, rc, hello;
+	int log_fd, rc, hello, own_catch;
 	pid_t pid;
 
 	memset(r, 0, sizeof(*r));
@@ -168,18 +138,18 @@ int bm_qemu_watch(char *const argv[], const struct bm_watch_cfg *c, struct bm_wa
 	if (rc)
 		return rc;
 	t0 = last = now_s();
-	watch_signals(old);
+	/* A command that does not catch the stop signals itself still must not
+	 * leave an orphaned QEMU behind (a killed make bench did): catch them
+	 * here, and die by them once QEMU is stopped. */
+	own_catch = bm_stop_catch();
 	for (;;) {
 		double t;
 		off_t sz;
 
-		if (watch_sig) {
-			int sig = watch_sig;
-
-			finish(r, BM_WATCH_EXITED, pid, t0, "stopped by a signal");
-			unwatch_signals(old);
-			raise(sig);  /* returns only if the old action ignores it */
-			goto out_close;
+		if (bm_stop_signal()) {
+			snprintf(why, sizeof(why), "stopped by %s", bm_stop_name(bm_stop_signal()));
+			finish(r, BM_WATCH_INTERRUPTED, pid, t0, why);
+			break;
 		}
 		if (waitpid(pid, &r->status, WNOHANG) == pid) {
 			r->verdict = BM_WATCH_EXITED;
@@ -218,9 +188,12 @@ int bm_qemu_watch(char *const argv[], const struct bm_watch_cfg *c, struct bm_wa
 		}
 		usleep(POLL_MS * 1000);
 	}
-	unwatch_signals(old);
-out_close:
 	if (con.fd >= 0)
 		close(con.fd);
+	if (own_catch) {
+		if (r->verdict == BM_WATCH_INTERRUPTED)
+			bm_stop_reraise();  /* returns only if the old action ignores it */
+		bm_stop_release();
+	}
 	return 0;
 }

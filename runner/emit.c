@@ -460,6 +460,11 @@ int emit_error(struct emitter *e, const char *cls, const struct emit_ctx *c,
 	return ret;
 }
 
+void emit_set_planned(struct emitter *e, unsigned n)
+{
+	e->planned = n;
+}
+
 int emit_end(struct emitter *e)
 {
 	struct bm_line l;
@@ -477,6 +482,8 @@ int emit_end(struct emitter *e)
 	bm_line_addf(&l, "n", "%llu", (unsigned long long)e->seq);
 	bm_line_addf(&l, "results", "%u", e->nresults);
 	bm_line_addf(&l, "errors", "%u", e->nerrors);
+	if (e->planned)
+		bm_line_addf(&l, "tests", "%u", e->planned);
 	r = emit_finish_write(e, &l);
 	pthread_mutex_unlock(&e->lock);
 	return ret ? ret : r;

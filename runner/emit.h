@@ -35,6 +35,7 @@ struct emitter {
 	double last_emit;        /* CLOCK_BOOTTIME seconds of the last record */
 	char phase[16];
 	int lava;                /* also M records: one per metric, one per failure */
+	unsigned planned;        /* tests the suite expands into (END tests=); 0 unknown */
 	char last_fail[BM_VAL_MAX]; /* id of the last failure M: one per failing test */
 };
 
@@ -50,6 +51,10 @@ void emit_close(struct emitter *e);
  * LAVA monitor pattern turns into test cases.
  */
 void emit_set_lava(struct emitter *e, int on);
+/* The number of tests the run plans (jobs x tests x filesystems x repeats),
+ * written in the END record as tests= so the host can tell that every one
+ * left an R or E record (docs/protocol.md). */
+void emit_set_planned(struct emitter *e, unsigned n);
 /*
  * The M id: "<fs>__<test>__r<rep>__<metric>", or without the metric for a
  * failed test, and "run__<cls>" for an error outside any test (fs NULL or

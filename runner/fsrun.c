@@ -125,7 +125,18 @@ int fsrun_setup(struct fsrun *r, const struct runner_cfg *cfg, struct emitter *e
 		ret = setup_jobs(r, err, sizeof(err));
 	if (ret)
 		emit_error(em, "config", NULL, "%s", err);
+	else
+		emit_set_planned(em, fsrun_planned(r));
 	return ret;
+}
+
+unsigned fsrun_planned(const struct fsrun *r)
+{
+	unsigned j, n = 0;
+
+	for (j = 0; j < r->suite.njobs; j++)
+		n += (unsigned)r->wl[j]->ntests(r->opts[j]);
+	return n * r->nprof * (unsigned)(r->suite.repeat > 0 ? r->suite.repeat : 1);
 }
 
 void fsrun_free(struct fsrun *r)

@@ -36,6 +36,8 @@ int fsrun_job_opts(const struct wl_ops *w, const char *args, void **out,
 /* Loads suite, profiles and job options; a problem is an E class=config. */
 int fsrun_setup(struct fsrun *r, const struct runner_cfg *cfg, struct emitter *em,
 		const struct modidx *mi, const struct disk_info *disk);
+/* Tests the loaded suite expands into: jobs x tests x filesystems x repeats. */
+unsigned fsrun_planned(const struct fsrun *r);
 /* Runs everything; returns -EBUSY when the disk was left unusable. */
 int fsrun_run(struct fsrun *r);
 void fsrun_free(struct fsrun *r);

@@ -209,6 +209,7 @@ int hostmode_run(struct hostmode *h, int fd, FILE *table)
 	emit_init_fd(&em, fd, new_run_id(run, sizeof(run)));
 	host_hello(h, &em);
 	ntests = h->w->ntests(h->opts);
+	emit_set_planned(&em, (unsigned)ntests);
 	for (idx = 0; idx < ntests && !sys; idx++)
 		sys = host_test(h, &em, idx) < 0;
 	rc = emit_end(&em);

@@ -134,7 +134,7 @@ static void test_estimate(void)
 	rc = bm_suite_parse(&su, "t", "suite disk_size=1G repeat=2\ndd size=32M bs=1M\n", err,
 			    sizeof(err));
 	TAP_EQ_INT(rc, 0, "suite parses");
-	TAP_EQ_INT(bm_plan_make(&pl, &su, 2), 0, "plan from the suite");
+	TAP_EQ_INT(bm_plan_make(&pl, &su, 2, err, sizeof(err)), 0, "plan from the suite");
 	TAP_EQ_INT(pl.ntests, 3, "dd expands into 3 tests");
 	TAP_EQ_INT(pl.total, 12, "3 tests x 2 fs x repeat 2");
 	TAP_EQ_STR(bm_plan_wl(&pl, "dd32r"), "dd", "workload of dd32r");
@@ -142,11 +142,17 @@ static void test_estimate(void)
 	rc = bm_suite_parse(&su, "t", "suite disk_size=1G\ndd size=32M bs=1M bogus=1\n", err,
 			    sizeof(err));
 	TAP_EQ_INT(rc, 0, "suite with a bad job option parses (the runner checks options)");
-	TAP_EQ_INT(bm_plan_make(&pl, &su, 1), -EINVAL, "bad job options: plan refused");
+	TAP_EQ_INT(bm_plan_make(&pl, &su, 1, err, sizeof(err)), -EINVAL,
+		   "bad job options: plan refused");
+	tap_ok(strstr(err, "suites/t:2: dd: ") && strstr(err, "bogus"),
+	       "the message names the line and the option: %s", err);
+	bm_suite_parse(&su, "t", "nosuchwl x=1\n", err, sizeof(err));
+	TAP_EQ_INT(bm_plan_make(&pl, &su, 1, err, sizeof(err)), -EINVAL, "unknown workload refused");
+	TAP_EQ_STR(err, "suites/t:1: unknown workload \"nosuchwl\"", "... and named");
 
 	bm_suite_parse(&su, "t", "suite disk_size=1G repeat=2\ndd size=32M bs=1M\n", err,
 		       sizeof(err));
-	bm_plan_make(&pl, &su, 2);
+	bm_plan_make(&pl, &su, 2, err, sizeof(err));
 	bm_progress_init(&p, &pl, "6.1.0-53-amd64", 2, 3, NULL);
 	bm_progress_line(&p, 5, line, sizeof(line));
 	TAP_EQ_STR(line, "6.1.0-53-amd64 2/3  booting  0:05", "line before the first test");

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Reading a boot folder back (boot.h, bm_boot_read).  The logs hold what
+ * the guest said; meta.json holds what only the host saw: the watchdog's
+ * verdict, QEMU's exit, a signal, the planned tests.  Both are needed for
+ * the class run decided, so compare, report, export and bisect never judge
+ * a hung or interrupted boot as merely "incomplete".
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "boot.h"
+#include "json.h"
+#include "util.h"
+
+struct meta_facts {
+	struct bm_boot_facts f;
+	char why[160], said[200];
+	int fail_on_warning;
+};
+
+static long long num(const char *text, size_t len, const char *key, long long dflt)
+{
+	char v[32], *end;
+	long long n;
+
+	if (bm_json_get(text, len, key, v, sizeof(v)))
+		return dflt;
+	n = strtoll(v, &end, 10);
+	return end != v && !*end ? n : dflt;
+}
+
+/* 0 and m filled from dir/meta.json; -ENOENT when there is none or it is
+ * not one bootmark wrote (no watchdog member). */
+static int read_meta(const char *dir, struct meta_facts *m)
+{
+	char path[PATH_MAX], w[32], *text = NULL;
+	long long ex, sig;
+	size_t len = 0;
+	int wi;
+
+	memset(m, 0, sizeof(*m));
+	m->f.qemu_status = -1;
+	if (bm_path(path, sizeof(path), "%s/meta.json", dir) ||
+	    bm_read_file(path, &text, &len, (size_t)1 << 24))
+		return -ENOENT;
+	if (bm_json_get(text, len, "watchdog", w, sizeof(w)) || (wi = bm_watch_parse(w)) < 0) {
+		free(text);
+		return -ENOENT;
+	}
+	m->f.w = (enum bm_watch)wi;
+	if (!bm_json_get(text, len, "watchdog_why", m->why, sizeof(m->why)) && m->why[0])
+		m->f.why = m->why;
+	if (!bm_json_get(text, len, "qemu_said", m->said, sizeof(m->said)) && m->said[0])
+		m->f.why = m->said;
+	ex = num(text, len, "qemu_exit", -1);
+	sig = num(text, len, "qemu_signal", -1);
+	if (ex >= 0 && ex < 256)
+		m->f.qemu_status = (int)(ex << 8);      /* as waitpid reports an exit */
+	else if (sig > 0 && sig < 128)
+		m->f.qemu_status = (int)sig;            /* ... and a death by a signal */
+	m->f.planned = num(text, len, "planned_tests", 0);
+	m->fail_on_warning = num(text, len, "fail_on_warning", 0) == 1;
+	free(text);
+	return 0;
+}
+
+int bm_boot_read(const char *dir, const char *run, struct bm_results *r)
+{
+	struct meta_facts m;
+	struct bm_console con;
+	int rc, have_meta;
+
+	have_meta = !read_meta(dir, &m);
+	rc = bm_boot_load(dir, run ? run : "", r, &con);
+	if (rc == -ENOENT && have_meta) {
+		/* QEMU never wrote a log: the verdict is the host's alone */
+		bm_results_empty(r, run);
+		rc = 0;
+	}
+	if (rc)
+		return rc;
+	if (!have_meta) {
+		bm_classify(r, &con, BM_WATCH_NONE, NULL);
+		return 0;
+	}
+	con.fail_on_warning = m.fail_on_warning;
+	bm_classify_boot(r, &con, &m.f);
+	return 0;
+}
