@@ -191,6 +191,11 @@ check-lab: check-disk check-pxe check-capture check-lava check-watchdog
 check-faults: all
 	$(Q)BM=$(O)/bootmark sh tests/faults.sh
 
+# Verdicts (issue 15): no QEMU / QEMU failing, hostile console bytes, bad suite lines
+# and modules, SIGINT/SIGTERM/SIGHUP on real boots, damaged records, compare D D
+check-verdicts: all
+	$(Q)BM=$(O)/bootmark sh tests/verdicts.sh
+
 # make bench's parts are benchmarks, not tests (docs/bench.md); check-bench only proves
 # that its scripts parse and that the seeds scaler and log reader work (1 s, no QEMU).
 # Their C parsing (HELLO timing keys, fio's terse lines, bench-boot's breakdown) is in
@@ -201,7 +206,8 @@ check-bench:
 		echo "ok - $(words $(BENCH_SCRIPTS)) bench scripts parse"
 	$(Q)sh tests/bench/suite_check.sh
 
-check: check-unit check-bench check-image check-host check-report check-e2e check-bisect check-lab check-faults
+check: check-unit check-bench check-image check-host check-report check-e2e check-bisect check-lab check-faults \
+	check-verdicts
 
 # --- make fuzz: libFuzzer on the parsers (not part of check) ------------------------------
 # Each target runs on a copy of its committed corpus, so new inputs stay in $(O)/fuzz/;
@@ -241,6 +247,7 @@ clean:
 
 .PHONY: all check check-unit check-image check-host check-report check-e2e check-bisect run bench deps \
 	check-disk check-pxe check-capture check-lava check-watchdog check-lab check-faults check-bench \
+	check-verdicts \
 	clean fuzz
 .SECONDARY:
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

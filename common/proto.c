@@ -378,3 +378,13 @@ const char *bm_rec_get(const struct bm_record *r, const char *key)
 			return r->kv[i].val;
 	return NULL;
 }
+
+int bm_run_id_ok(const char *run)
+{
+	size_t i;
+
+	for (i = 0; run[i]; i++)
+		if (!strchr("0123456789abcdef", run[i]))
+			return 0;
+	return i == BM_RUN_LEN;
+}

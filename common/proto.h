@@ -76,6 +76,8 @@ struct bm_record {
  */
 int bm_scan(const char *line, size_t len, size_t *pos, struct bm_record *rec);
 const char *bm_rec_get(const struct bm_record *r, const char *key);
+/* 1 when run is a run id as the grammar has it: 8 lowercase hex digits. */
+int bm_run_id_ok(const char *run);
 
 /*
  * Stream: collects the records of one run from any number of lines.

@@ -13,8 +13,11 @@ int bm_is_boot_dir(const char *dir)
 {
 	char p[PATH_MAX];
 
+	/* meta.json alone: a boot whose QEMU never wrote a log (its verdict is
+	 * the host's, and must be seen) */
 	return (!bm_path(p, sizeof(p), "%s/results.log", dir) && bm_is_file(p)) ||
-	       (!bm_path(p, sizeof(p), "%s/console.log", dir) && bm_is_file(p));
+	       (!bm_path(p, sizeof(p), "%s/console.log", dir) && bm_is_file(p)) ||
+	       (!bm_path(p, sizeof(p), "%s/meta.json", dir) && bm_is_file(p));
 }
 
 static int cmp_names(const struct dirent **a, const struct dirent **b)

@@ -6,7 +6,7 @@
 #ifndef BM_BOOTDIRS_H
 #define BM_BOOTDIRS_H
 
-/* A boot directory holds results.log or console.log. */
+/* A boot directory holds results.log, console.log or meta.json. */
 int bm_is_boot_dir(const char *dir);
 /*
  * Calls fn(bootdir, arg) for dir itself when it is a boot directory, else

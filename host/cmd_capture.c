@@ -69,7 +69,7 @@ static void cap_usage(FILE *f)
 		   "reports damaged records and writes OUT/<label>/ per run as bootmark run does.\n"
 		   "Stops at the end of LOG (without --follow), after --runs, --idle or SIGINT/SIGTERM.\n"
 		   "Exit: 0 every run completed, else the class of the first run that did not\n"
-		   "(10..21, docs/exit-codes.md; 10 no-console when no run was seen), 100 bad input,\n"
+		   "(10..22, docs/exit-codes.md; 10 no-console when no run was seen), 100 bad input,\n"
 		   "111 system error (the source cannot be opened, OUT cannot be written).\n\n"
 		   "options:\n");
 	bm_cli_help(f, cap_tab);

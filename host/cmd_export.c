@@ -90,7 +90,7 @@ static int export_dir(struct bm_export *e, const char *dir, struct bm_seen *seen
 		return -EINVAL;
 	}
 	if (!rc) {
-		bm_msg("%s holds no boot (no results.log or console.log)", dir);
+		bm_msg("%s holds no boot (no results.log, console.log or meta.json)", dir);
 		return -EINVAL;
 	}
 	return 0;
@@ -117,7 +117,7 @@ int bm_cmd_export(int argc, char **argv)
 			goto out_free_dirs;
 		}
 		if (bm_boot_dirs(dirs[i], NULL, NULL) <= 0) {
-			bm_msg("%s holds no boot (no results.log or console.log)", dirs[i]);
+			bm_msg("%s holds no boot (no results.log, console.log or meta.json)", dirs[i]);
 			goto out_free_dirs;
 		}
 	}

@@ -123,6 +123,14 @@ int bm_cmd_kernel(int argc, char **argv)
 		kernel_usage(stdout);
 		return BM_EXIT_OK;
 	}
-	kernel_usage(stderr);
+	if (argc < 2)
+		bm_msg("kernel: missing a command (fetch, list or build; see bootmark kernel --help)");
+	else if (strcmp(argv[1], "fetch") && strcmp(argv[1], "list"))
+		bm_msg("kernel: unknown command '%s' (fetch, list or build; see bootmark kernel "
+		       "--help)", argv[1]);
+	else if (!strcmp(argv[1], "fetch"))
+		bm_msg("kernel fetch takes one SPEC (see bootmark kernel --help)");
+	else
+		bm_msg("kernel list takes no argument");
 	return BM_EXIT_USAGE;
 }

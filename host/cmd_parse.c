@@ -5,8 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "boot.h"
+#include "bootdirs.h"
 #include "cli.h"
 #include "profile.h"
 #include "table.h"
@@ -31,42 +33,109 @@ static const struct bm_opt parse_tab[] = {
 
 static void parse_usage(FILE *f)
 {
-	fprintf(f, "usage: bootmark parse LOG [--out DIR] [--run ID]\n\n"
+	fprintf(f, "usage: bootmark parse LOG|BOOTDIR [--out DIR] [--run ID] [--fail-on-warning]\n\n"
 		   "Reads the records of one run from LOG (a results UART log or a console log\n"
-		   "with the records interleaved), prints the status and the table.\n"
-		   "Exit: the class of the run (0 completed, 10..21, see docs/exit-codes.md),\n"
+		   "with the records interleaved), or from a boot folder of run or capture (its\n"
+		   "results.log, else console.log), prints the status and the table.\n"
+		   "Exit: the class of the run (0 completed, 10..22, see docs/exit-codes.md),\n"
 		   "100 bad input, 111 system error.\n\n"
 		   "options:\n");
 	bm_cli_help(f, parse_tab);
 }
 
-static int report(const char *log, const struct parse_opts *o)
+/* The run ids that have records in text, comma-separated into buf. */
+static void runs_in(const char *text, size_t len, char *buf, size_t blen)
 {
-	struct bm_results r;
+	struct bm_record *rec = malloc(sizeof(*rec));
+	char seen[8][BM_RUN_LEN + 1];
+	size_t pos = 0, o = 0;
+	int n = 0, i, rc;
+
+	buf[0] = '\0';
+	if (!rec)
+		return;
+	while ((rc = bm_scan(text, len, &pos, rec)) != 0 && n < 8) {
+		if (rc < 0)
+			continue;
+		for (i = 0; i < n && strcmp(seen[i], rec->run); i++)
+			;
+		if (i < n)
+			continue;
+		snprintf(seen[n++], sizeof(seen[0]), "%s", rec->run);
+		o += (size_t)snprintf(buf + o, blen > o ? blen - o : 0, "%s%s", o ? ", " : "",
+				      rec->run);
+	}
+	free(rec);
+}
+
+/* --run names a run the log holds: else bad input, with the runs it does hold. */
+static int run_present(const char *log, const struct bm_results *r, const char *text,
+		       size_t len, const struct parse_opts *o)
+{
+	char runs[128];
+
+	if (!o->run[0] || r->max_seq)
+		return 0;
+	runs_in(text, len, runs, sizeof(runs));
+	bm_msg("%s holds no record of run %s (%s%s)", log, o->run, runs[0] ? "runs there: " : "no run at all",
+	       runs);
+	return -ENOENT;
+}
+
+/* Reads and classifies the run from log, or from boot folder dir (then with
+ * what its meta.json says the host saw). */
+static int load(const char *log, const char *dir, const struct parse_opts *o,
+		struct bm_results *r)
+{
 	struct bm_console con;
-	struct bm_table_boot tb;
-	char *text, kshort[128], path[PATH_MAX];
+	char *text;
 	size_t len, off, n;
 	int rc;
 
-	rc = bm_results_load(&r, log, o->run);
+	rc = dir ? bm_boot_read(dir, o->run, r) : bm_results_load(r, log, o->run);
 	if (rc) {
 		bm_msg("cannot parse %s: %s", log, strerror(-rc));
 		return BM_EXIT_SYSTEM;
 	}
 	rc = bm_read_file(log, &text, &len, (size_t)1 << 30);
+	if (rc == -ENOENT && dir) {
+		/* a boot folder whose QEMU never wrote a log: meta.json decided */
+		text = NULL;
+		len = 0;
+		rc = 0;
+	}
 	if (rc) {
 		bm_msg("cannot read %s: %s", log, strerror(-rc));
-		bm_results_free(&r);
+		bm_results_free(r);
 		return BM_EXIT_SYSTEM;
 	}
-	/* a log of several boots: the console facts of this run's boot only */
-	bm_console_segment(text, len, r.run, &off, &n);
-	bm_console_scan(text + off, n, &con);
-	con.fail_on_warning = o->fail_on_warning;
+	if (text && run_present(log, r, text, len, o)) {
+		free(text);
+		bm_results_free(r);
+		return BM_EXIT_USAGE;
+	}
+	if (!dir) {
+		/* a log of several boots: the console facts of this run's boot only */
+		bm_console_segment(text, len, r->run, &off, &n);
+		bm_console_scan(text + off, n, &con);
+		con.fail_on_warning = o->fail_on_warning;
+		bm_classify(r, &con, BM_WATCH_NONE, NULL);
+	}
 	free(text);
-	snprintf(r.source, sizeof(r.source), "%s", strrchr(log, '/') ? strrchr(log, '/') + 1 : log);
-	bm_classify(&r, &con, BM_WATCH_NONE, NULL);
+	snprintf(r->source, sizeof(r->source), "%s", strrchr(log, '/') ? strrchr(log, '/') + 1 : log);
+	return 0;
+}
+
+static int report(const char *log, const char *dir, const struct parse_opts *o)
+{
+	struct bm_results r;
+	struct bm_table_boot tb;
+	char kshort[128], path[PATH_MAX];
+	int rc;
+
+	rc = load(log, dir, o, &r);
+	if (rc)
+		return rc;
 	bm_kernel_short(bm_hello_get(&r, "kernel") ? bm_hello_get(&r, "kernel") : "?",
 			kshort, sizeof(kshort));
 	printf("run %s: %s%s%s\n", r.run[0] ? r.run : "-", bm_status_name(r.status),
@@ -92,6 +161,23 @@ static int report(const char *log, const struct parse_opts *o)
 	}
 	bm_results_free(&r);
 	return rc;
+}
+
+/* A boot folder (OUT/<label>): its logs, with the facts its meta.json keeps. */
+static int parse_dir(const char *dir, const struct parse_opts *o)
+{
+	char log[PATH_MAX];
+
+	if (!bm_is_boot_dir(dir)) {
+		bm_msg("%s is a directory, but no boot folder (no results.log or console.log "
+		       "in it): give a log file or a boot folder", dir);
+		return BM_EXIT_USAGE;
+	}
+	if (bm_path(log, sizeof(log), "%s/results.log", dir))
+		return BM_EXIT_USAGE;
+	if (!bm_is_file(log))
+		bm_path(log, sizeof(log), "%s/console.log", dir);
+	return report(log, dir, o);
 }
 
 int bm_cmd_parse(int argc, char **argv)
@@ -122,9 +208,16 @@ int bm_cmd_parse(int argc, char **argv)
 		bm_msg("missing LOG (see bootmark parse --help)");
 		return BM_EXIT_USAGE;
 	}
-	if (!bm_is_file(log)) {
-		bm_msg("cannot read %s: no such file", log);
+	if (o.run[0] && !bm_run_id_ok(o.run)) {
+		bm_msg("bad --run '%s': a run id is 8 lowercase hex digits (bootmark.run=)", o.run);
 		return BM_EXIT_USAGE;
 	}
-	return report(log, &o);
+	if (bm_is_dir(log))
+		return parse_dir(log, &o);
+	if (!bm_is_file(log)) {
+		bm_msg("cannot read %s: %s", log, access(log, F_OK) ? "no such file" :
+		       "not a regular file");
+		return BM_EXIT_USAGE;
+	}
+	return report(log, NULL, &o);
 }

@@ -64,7 +64,8 @@ static void run_usage(FILE *f)
 		   "                    --out DIR [options]\n\n"
 		   "SPEC: RELEASE, deb:RELEASE or local:BZIMAGE[:MODULES_ROOT]\n"
 		   "Exit: 0 all boots completed, else the class of the first boot that did not\n"
-		   "(10..21, see docs/exit-codes.md), 100 bad input, 111 system error.\n\n"
+		   "(10..22, see docs/exit-codes.md), 100 bad input, 111 system error; stopped by\n"
+		   "SIGINT, SIGTERM or SIGHUP: results written, then ended by that signal.\n\n"
 		   "options (--name VALUE or --name=VALUE):\n");
 	bm_cli_help(f, run_tab);
 }
@@ -476,8 +477,9 @@ int bm_cmd_run(int argc, char **argv)
 	printf("\n%d of %d boot(s) completed; results in %s\n", n - failed, n, p->o.out);
 	rc = infra ? BM_EXIT_SYSTEM : first;
 	if (bm_stop_signal()) {
-		printf("interrupted by %s: %d planned boot(s) not run\n",
-		       bm_stop_name(bm_stop_signal()), nskip);
+		printf("interrupted by %s%s", bm_stop_name(bm_stop_signal()), nskip ? "" : "\n");
+		if (nskip)
+			printf(": %d planned boot(s) not run\n", nskip);
 		rc = 128 + bm_stop_signal();
 	}
 	free(skipped);

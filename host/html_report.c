@@ -248,7 +248,7 @@ int bm_html_report(FILE *f, const struct bm_cmp *c)
 
 	for (i = 0; i < c->nrows && !rc; i++)
 		rc = add_row(&ps, c, &c->rows[i]);
-	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
 		   "<title>bootmark report</title>\n<style>%s</style>\n</head>\n<body>\n"
 		   "<h1>bootmark report</h1>\n<p>Baseline <b>", style);
 	bm_svg_esc(f, c->nkernels ? c->kernels[0] : "-");

@@ -31,17 +31,56 @@ struct jboot {
 	double time;
 };
 
-static int utf8_len(const unsigned char *s, size_t len)
+/*
+ * One UTF-8 sequence at s, strictly as RFC 3629 (table 3-7 of Unicode):
+ * no overlong forms, no surrogates (U+D800..U+DFFF), nothing above
+ * U+10FFFF.  Returns its length and the code point, or 0.
+ */
+static int utf8_char(const unsigned char *s, size_t len, unsigned *cp)
 {
-	int n = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
-	int i;
+	unsigned char lo = 0x80, hi = 0xbf;
+	int n, i;
 
-	if (s[0] >= 0xf8 || !n || (size_t)n > len)
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4;
+	else
 		return 0;
-	for (i = 1; i < n; i++)
+	if ((size_t)n > len)
+		return 0;
+	if (s[0] == 0xe0)
+		lo = 0xa0;        /* below: overlong */
+	else if (s[0] == 0xed)
+		hi = 0x9f;        /* above: surrogates */
+	else if (s[0] == 0xf0)
+		lo = 0x90;        /* below: overlong */
+	else if (s[0] == 0xf4)
+		hi = 0x8f;        /* above: past U+10FFFF */
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	*cp = s[0] & (0x7f >> n);
+	for (i = 1; i < n; i++) {
 		if ((s[i] & 0xc0) != 0x80)
 			return 0;
+		*cp = *cp << 6 | (s[i] & 0x3f);
+	}
 	return n;
+}
+
+/* XML 1.0's Char production, less what a document should not carry: C1
+ * controls and the non-characters (U+FDD0..U+FDEF, U+xxFFFE, U+xxFFFF). */
+static int xml_char_ok(unsigned cp)
+{
+	if (cp < 0xa0)
+		return 0;  /* 0x80..0x9f: C1 controls (ASCII is handled by the caller) */
+	if (cp >= 0xfdd0 && cp <= 0xfdef)
+		return 0;
+	if ((cp & 0xfffe) == 0xfffe)
+		return 0;
+	return 1;
 }
 
 void bm_xml_escape(FILE *f, const char *s, size_t len)
@@ -51,6 +90,7 @@ void bm_xml_escape(FILE *f, const char *s, size_t len)
 
 	while (i < len) {
 		unsigned char c = u[i];
+		unsigned cp;
 		int n;
 
 		switch (c) {
@@ -66,10 +106,13 @@ void bm_xml_escape(FILE *f, const char *s, size_t len)
 				fputc('?', f);
 			} else if (c >= 0x80) {
 				/* XML must be valid UTF-8; console bytes need not be */
-				n = utf8_len(u + i, len - i);
-				if (!n) {
+				n = utf8_char(u + i, len - i, &cp);
+				if (!n || !xml_char_ok(cp)) {
+					/* one '?' for the whole bad sequence, or one per
+					 * byte that starts none */
+					i += n ? (size_t)n : 1;
 					fputc('?', f);
-					break;
+					continue;
 				}
 				fwrite(u + i, 1, (size_t)n, f);
 				i += (size_t)n;

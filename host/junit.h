@@ -19,8 +19,10 @@ struct bm_ci_boot {
 	const char *console;         /* tail of console.log, or NULL */
 };
 
-/* XML text or attribute content: <&>"' as entities, other control
- * characters and invalid UTF-8 bytes as '?'; CR dropped. */
+/* XML text or attribute content, valid for any input bytes: <&>"' as
+ * entities; C0/C1 controls, DEL, bytes that are not strict UTF-8 (RFC 3629:
+ * overlong forms, surrogates, above U+10FFFF) and the non-characters
+ * (U+FDD0..U+FDEF, U+xxFFFE/F) as '?'; CR dropped. */
 void bm_xml_escape(FILE *f, const char *s, size_t len);
 /* The start of the last n lines of text[0..len). */
 const char *bm_tail_lines(const char *text, size_t len, int n);

@@ -34,8 +34,11 @@ static void usage(FILE *f)
 	fprintf(f, "usage: bootmark COMMAND [ARGS]   (bootmark COMMAND --help for more)\n\n");
 	for (i = 0; i < NCOMMANDS; i++)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].help);
-	fprintf(f, "\nExit codes: 0 ok, 1 some boot did not complete, 100 bad input,\n"
-		   "111 system or infrastructure error (docs/exit-codes.md).\n");
+	fprintf(f, "\nExit codes: 0 ok; run, parse and capture: the class of the first boot that\n"
+		   "did not complete (10..22, e.g. 13 panic, 19 protocol-error, 22 interrupted);\n"
+		   "100 bad input; 111 system or infrastructure error; a run stopped by SIGINT,\n"
+		   "SIGTERM or SIGHUP ends by that signal once its results are written\n"
+		   "(docs/exit-codes.md).\n");
 }
 
 int main(int argc, char **argv)

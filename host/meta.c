@@ -226,6 +226,11 @@ void bm_results_json(FILE *f, const struct bm_results *r)
 		bm_json_obj_begin(&j);
 		bm_json_kint(&j, "results", r->end_results);
 		bm_json_kint(&j, "errors", r->end_errors);
+		bm_json_key(&j, "tests");
+		if (r->end_tests >= 0)
+			bm_json_int(&j, r->end_tests);
+		else
+			bm_json_null(&j);
 		bm_json_obj_end(&j);
 	} else {
 		bm_json_null(&j);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "profile.h"
+#include "proto.h"
 #include "pxe.h"
 #include "sha256.h"
 #include "util.h"
@@ -82,16 +83,6 @@ int bm_pxe_word_ok(const char *s)
 		if (*s <= ' ' || *s > '~' || *s == '"' || *s == '\'')
 			return 0;
 	return 1;
-}
-
-static int run_ok(const char *run)
-{
-	size_t i;
-
-	for (i = 0; run[i]; i++)
-		if (!strchr("0123456789abcdef", run[i]))
-			return 0;
-	return i == 8;
 }
 
 int bm_pxe_cmdline(const struct bm_pxe_args *a, const char *run, const char *finish,
@@ -227,7 +218,7 @@ static int parse_entry(struct bm_pxe_entry *e, char *line)
 		e->state = BM_PXE_DONE;
 	else
 		return -EINVAL;
-	if (!bm_safe_name(label) || strlen(label) >= sizeof(e->label) || !run_ok(run) ||
+	if (!bm_safe_name(label) || strlen(label) >= sizeof(e->label) || !bm_run_id_ok(run) ||
 	    !cmd[0] || strlen(cmd) >= sizeof(e->cmdline))
 		return -EINVAL;
 	snprintf(e->label, sizeof(e->label), "%s", label);
@@ -379,7 +370,7 @@ int bm_pxe_advance(const char *tftpdir, const char *mac, const char *run,
 		snprintf(err, errlen, "bad MAC address '%s': want six hex pairs like 52:54:00:12:34:56", mac);
 		return -EINVAL;
 	}
-	if (!run_ok(run)) {
+	if (!bm_run_id_ok(run)) {
 		snprintf(err, errlen, "bad run id '%s': want 8 lowercase hex digits", run);
 		return -EINVAL;
 	}

@@ -417,6 +417,13 @@ int main(int argc, char **argv)
 	}
 	if (argc > 1 && !strcmp(argv[1], "--host"))
 		return hostmode_main(argc, argv);
+	/* As PID 1 the kernel may pass words of its command line as arguments:
+	 * only a runner started by hand judges them. */
+	if (getpid() != 1 && argc > 1) {
+		fprintf(stderr, "bootmark-runner: unknown option '%s' (--host DIR --workload NAME "
+				"runs a workload on a directory; --help lists the options)\n", argv[1]);
+		return 100;
+	}
 	if (getpid() != 1) {
 		fprintf(stderr, "bootmark-runner: not PID 1; it runs as /init of the bootmark "
 				"image (--help lists its options)\n");

@@ -14,7 +14,7 @@
 #   mkfs      a profile whose mkfs fails, followed by ext4
 #   config    a guest config value out of range; bad host arguments
 #   kmsg      bootmark.fault=kmsg floods the shared console: no record lost
-#   sigterm   bootmark run killed (SIGTERM) mid-boot stops its QEMU, keeps the records
+# (SIGINT, SIGTERM and SIGHUP during a boot: tests/verdicts.sh signals)
 # Usage: BM=build-NAME/bootmark sh tests/faults.sh [CASE...]
 # Exit: 0 pass, 1 fail, 77 skip (no QEMU, or the kernel cannot be fetched).
 # check() evaluates its condition, so conditions are single-quoted on purpose
@@ -25,7 +25,7 @@ BM=${BM:-build/bootmark}
 kernel=${BM_FLT_KERNEL:-deb:6.1.0-53-amd64}
 tmo=${BM_FLT_TIMEOUT:-150}
 data=$(cd "$(dirname "$0")/data/faults" && pwd) || exit 1
-cases=${*:-eio enospc panic hang initrd module mkfs config kmsg sigterm}
+cases=${*:-eio enospc panic hang initrd module mkfs config kmsg}
 pass=0 fail=0
 t_start=$(date +%s)
 
@@ -306,25 +306,4 @@ if want kmsg; then
 	class kmsg completed 0
 fi
 
-if want sigterm; then
-	# A killed bootmark run must not leave its QEMU running (qemu/watchdog.c):
-	# killed after the HELLO, QEMU is gone when bootmark is, and what the
-	# guest wrote before is still in results.log.
-	$BM run --kernel "$kernel" --suite bisect --fs ext4 --out "$out/sigterm.run" \
-		--timeout "$tmo" >"$out/sigterm.log" 2>&1 &
-	bpid=$!
-	i=0
-	while [ $i -lt "$tmo" ] && ! grep -aqs " H v=" "$out/sigterm.run"/*/results.log; do
-		sleep 1
-		i=$((i + 1))
-	done
-	qpid=$(pgrep -f -- "$out/sigterm.run/" | grep -vx "$bpid" | head -n 1)
-	check "sigterm: the boot reached HELLO, QEMU running (pid ${qpid:-none})" '[ -n "$qpid" ]'
-	kill -TERM "$bpid"
-	wait "$bpid"
-	src=$?
-	check "sigterm: bootmark run died of SIGTERM (exit $src)" '[ $src -eq 143 ]'
-	check "sigterm: its QEMU is gone" '[ -n "$qpid" ] && ! kill -0 "$qpid" 2>/dev/null'
-	check "sigterm: HELLO kept in results.log" 'has "$(echo "$out/sigterm.run"/*/results.log)" " H v="'
-fi
 finish

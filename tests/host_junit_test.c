@@ -219,6 +219,42 @@ static void hung_run(struct bm_results *r, char *console, size_t clen)
 	bm_results_free(&ok);
 }
 
+/* RFC 3629 strictly, and only characters an XML document may carry. */
+static void strict_utf8(void)
+{
+	static const struct {
+		const char *in, *want, *what;
+	} c[] = {
+		{ "\xed\xa0\x80", "???", "a surrogate half (U+D800)" },
+		{ "\xed\xbf\xbf", "???", "a surrogate half (U+DFFF)" },
+		{ "\xc0\xaf", "??", "an overlong '/'" },
+		{ "\xe0\x80\xaf", "???", "an overlong 3-byte form" },
+		{ "\xf0\x80\x80\xaf", "????", "an overlong 4-byte form" },
+		{ "\xf4\x90\x80\x80", "????", "above U+10FFFF" },
+		{ "\xf8\x88\x80\x80\x80", "?????", "a 5-byte form" },
+		{ "\xef\xbf\xbe", "?", "U+FFFE" },
+		{ "\xef\xbf\xbf", "?", "U+FFFF" },
+		{ "\xf0\x9f\xbf\xbf", "?", "U+1FFFF" },
+		{ "\xef\xb7\x90", "?", "U+FDD0" },
+		{ "\xc2\x85", "?", "a C1 control (NEL)" },
+		{ "\x7f", "?", "DEL" },
+		{ "\xc2\xa0\xe2\x82\xac\xf0\x9f\x98\x80\xf4\x8f\xbf\xbd",
+		  "\xc2\xa0\xe2\x82\xac\xf0\x9f\x98\x80\xf4\x8f\xbf\xbd", "valid 2, 3 and 4-byte characters kept" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+
+		bm_xml_escape(f, c[i].in, strlen(c[i].in));
+		fclose(f);
+		TAP_EQ_STR(buf, c[i].want, c[i].what);
+		free(buf);
+	}
+}
+
 static void escaper(void)
 {
 	const char in[] = "\x01ok\xff caf\xc3\xa9\r\n\t\xe2\x82";
@@ -230,6 +266,7 @@ static void escaper(void)
 	fclose(f);
 	TAP_EQ_STR(buf, "?ok? caf\xc3\xa9\n\t??", "controls and bad UTF-8 become '?', CR dropped");
 	free(buf);
+	strict_utf8();
 	TAP_EQ_STR(bm_tail_lines("a\nb\nc\n", 6, 2), "b\nc\n", "tail of 2 lines");
 	TAP_EQ_STR(bm_tail_lines("a\nb", 3, 5), "a\nb", "tail longer than the text");
 	/* the checker itself must be able to say no */
