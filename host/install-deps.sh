@@ -33,7 +33,11 @@ sfdisk:fdisk
 /usr/bin/fio:fio
 lz4:lz4
 /usr/sbin/bonnie++:bonnie++
-python3:python3"
+python3:python3
+mdadm:mdadm
+cryptsetup:cryptsetup-bin
+mkfs.f2fs:f2fs-tools
+make-bcache:bcache-tools"
 
 missing=""
 for pair in $need; do

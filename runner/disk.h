@@ -50,13 +50,16 @@ int disk_read_attr(const char *sysblock, const char *name, const char *attr,
  * /proc/swaps).  With try_open, also one that O_EXCL cannot open. */
 int disk_check_safe(const char *sysblock, const char *mountinfo, const char *swaps,
 		    const struct disk_info *d, int try_open, char *err, size_t errlen);
-/* Refuses a disk with partitions or a signature bootmark did not put there
- * (disksig.h), unless wipe equals d->serial: then *wiped is set, and the caller
- * must call disk_wipe before writing.  dev: the device to read (d->dev). */
+/* Refuses a disk with partitions, a signature bootmark did not put there
+ * (disksig.h, first and last MiB), or, when no signature is found, any non-zero
+ * byte in its first or last MiB; unless wipe equals d->serial: then *wiped is
+ * set, and the caller must call disk_wipe before writing.  dev: the device to
+ * read (d->dev; an image file in tests). */
 int disk_check_foreign(const char *sysblock, const char *dev, const struct disk_info *d,
 		       const char *wipe, int *wiped, char *err, size_t errlen);
-/* Zeroes the first and last MiB of dev (every probed signature, GPT's backup,
- * md 0.90/1.0) and asks the kernel to drop its partitions. */
+/* Zeroes the first and last MiB of dev (the regions disk_check_foreign reads:
+ * every probed signature, GPT's backup, md 0.90/1.0, ZFS L0-L3) and asks the
+ * kernel to drop its partitions. */
 int disk_wipe(const char *dev, uint64_t size, char *err, size_t errlen);
 
 #endif

@@ -210,39 +210,108 @@ static void describe_foreign(const struct disksig *sig, int n, int first,
 			 parts->hit, parts->count > 1 ? " ..." : "");
 }
 
+/* The first and the last MiB of a device; end is start for a device of at
+ * most 1 MiB.  Sizes come from the open device, so an image file works too. */
+struct ends {
+	unsigned char *start, *end;
+	size_t end_len;
+	uint64_t size;
+};
+
+static int read_ends(const char *dev, struct ends *e, char *err, size_t errlen)
+{
+	off_t size;
+	int fd, ret;
+
+	e->start = malloc(2 * (size_t)DISKSIG_LEN);
+	if (!e->start) {
+		snprintf(err, errlen, "cannot probe %s: out of memory", dev);
+		return -ENOMEM;
+	}
+	e->end = e->start + DISKSIG_LEN;
+	fd = open(dev, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		snprintf(err, errlen, "cannot open %s: %s", dev, strerror(-ret));
+		return ret;
+	}
+	size = lseek(fd, 0, SEEK_END);
+	ret = size < 0 ? -errno : 0;
+	if (!ret) {
+		e->size = (uint64_t)size;
+		e->end_len = e->size < DISKSIG_LEN ? (size_t)e->size : DISKSIG_LEN;
+		ret = disksig_read(fd, e->start, DISKSIG_LEN, 0);
+	}
+	if (!ret)
+		ret = disksig_read(fd, e->end, e->end_len, e->size - e->end_len);
+	close(fd);
+	if (ret)
+		snprintf(err, errlen, "cannot read %s: %s", dev, strerror(-ret));
+	return ret;
+}
+
+/* Start and end signatures; an end one of a kind the start has (GPT's backup,
+ * ZFS's L2/L3) says nothing new. */
+static int probe_ends(const struct ends *e, struct disksig *sig)
+{
+	struct disksig end[DISKSIG_MAX];
+	int n = disksig_probe(e->start, DISKSIG_LEN, sig, DISKSIG_MAX), i, j, m;
+
+	m = disksig_probe_end(e->end, e->end_len, e->size, end, DISKSIG_MAX);
+	for (i = 0; i < m && n < DISKSIG_MAX; i++) {
+		for (j = 0; j < n && strcmp(sig[j].kind, end[i].kind); j++)
+			;
+		if (j == n)
+			sig[n++] = end[i];
+	}
+	return n;
+}
+
+/* Nothing named, yet not blank: where the first non-zero byte is, or 0 with
+ * *off untouched for a disk that is all zeros in both places. */
+static int unknown_data(const struct ends *e, uint64_t *off)
+{
+	size_t start_len = e->size < DISKSIG_LEN ? (size_t)e->size : DISKSIG_LEN;
+	size_t at = disksig_nonzero(e->start, start_len);
+
+	if (at < start_len) {
+		*off = at;
+		return 1;
+	}
+	at = disksig_nonzero(e->end, e->end_len);
+	if (at < e->end_len) {
+		*off = e->size - e->end_len + at;
+		return 1;
+	}
+	return 0;
+}
+
 int disk_check_foreign(const char *sysblock, const char *dev, const struct disk_info *d,
 		       const char *wipe, int *wiped, char *err, size_t errlen)
 {
 	struct disksig sig[DISKSIG_MAX];
 	struct part_state parts;
-	unsigned char *buf;
+	struct ends e = { NULL, NULL, 0, 0 };
+	uint64_t off = 0;
 	char what[300];
-	int fd, ret, n, first;
+	int ret, n, first;
 
 	*wiped = 0;
-	buf = malloc(DISKSIG_LEN);
-	if (!buf) {
-		snprintf(err, errlen, "cannot probe %s: out of memory", dev);
-		return -ENOMEM;
-	}
-	fd = open(dev, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		ret = -errno;
-		snprintf(err, errlen, "cannot open %s: %s", dev, strerror(-ret));
+	ret = read_ends(dev, &e, err, errlen);
+	if (ret)
 		goto out_free;
-	}
-	ret = disksig_read(fd, buf, DISKSIG_LEN);
-	close(fd);
-	if (ret) {
-		snprintf(err, errlen, "cannot read %s: %s", dev, strerror(-ret));
-		goto out_free;
-	}
-	n = disksig_probe(buf, DISKSIG_LEN, sig, DISKSIG_MAX);
+	n = probe_ends(&e, sig);
 	first = disksig_foreign(sig, n);
 	scan_parts(sysblock, d->name, NULL, count_part, &parts);
-	if (first < 0 && !parts.count)
+	/* A filesystem of ours owns the rest of both MiBs (bootmark formats the
+	 * whole disk); only a disk that shows nothing must also be blank. */
+	if (first < 0 && !parts.count && (n > 0 || !unknown_data(&e, &off)))
 		goto out_free;
-	describe_foreign(sig, n, first, &parts, what, sizeof(what));
+	if (first < 0 && !parts.count)
+		snprintf(what, sizeof(what), "unrecognised non-zero data at offset %llu",
+			 (unsigned long long)off);
+	else
+		describe_foreign(sig, n, first, &parts, what, sizeof(what));
 	if (wipe[0] && d->serial[0] && !strcmp(wipe, d->serial)) {
 		snprintf(err, errlen, "%s (serial %s) holds %s; disk_wipe names it: wiping",
 			 d->dev, d->serial, what);
@@ -254,7 +323,7 @@ int disk_check_foreign(const char *sysblock, const char *dev, const struct disk_
 		 what, d->serial[0] ? d->serial : "<serial>");
 	ret = -ENOTEMPTY;
 out_free:
-	free(buf);
+	free(e.start);
 	return ret;
 }
 
@@ -277,7 +346,7 @@ int disk_wipe(const char *dev, uint64_t size, char *err, size_t errlen)
 	}
 	errno = 0;
 	if (pwrite(fd, zero, mib, 0) != (ssize_t)mib ||
-	    (size > 2 * mib && pwrite(fd, zero, mib, (off_t)(size - mib)) != (ssize_t)mib) ||
+	    (size > mib && pwrite(fd, zero, mib, (off_t)(size - mib)) != (ssize_t)mib) ||
 	    fsync(fd)) {
 		ret = errno ? -errno : -EIO;
 		snprintf(err, errlen, "cannot wipe %s: %s", dev, strerror(-ret));

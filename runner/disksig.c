@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * Signature prober (disksig.h).  Offsets are those of the on-disk formats
- * (the kernel's and the tools' headers); tests/runner_disksig_test.c checks
- * the filesystem ones against images made by the real mkfs tools.
+ * Signature prober (disksig.h): partition tables and filesystems here,
+ * volumes (LVM, md, LUKS, bcache, ZFS) and the end of the disk in
+ * disksig_vol.c.  Offsets are those of the on-disk formats as util-linux's
+ * libblkid probers read them (libblkid/src/superblocks/, partitions/);
+ * tests/runner_disksig_test.c checks them against images made by the real
+ * tools where Debian has them.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -11,87 +14,110 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "disksig.h"
+#include "disksig_int.h"
 
-struct probe_ctx {
-	const unsigned char *buf;
-	size_t len;
-	struct disksig *sig;
-	int n, max;
-};
-
-static int has(const struct probe_ctx *c, size_t off, const void *magic, size_t n)
+int sig_has(const struct probe_ctx *c, size_t off, const void *magic, size_t n)
 {
-	return off + n <= c->len && !memcmp(c->buf + off, magic, n);
+	return off <= c->len && n <= c->len - off && !memcmp(c->buf + off, magic, n);
 }
 
-static uint32_t le32(const struct probe_ctx *c, size_t off)
+static uint64_t get(const struct probe_ctx *c, size_t off, int bytes, int big)
 {
-	const unsigned char *p = c->buf + off;
+	uint64_t v = 0;
+	int i;
 
-	if (off + 4 > c->len)
+	if (off > c->len || c->len - off < (size_t)bytes)
 		return 0;
-	return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
+	for (i = 0; i < bytes; i++)
+		v |= (uint64_t)c->buf[off + (size_t)(big ? bytes - 1 - i : i)] << (8 * i);
+	return v;
+}
+
+uint32_t sig_le32(const struct probe_ctx *c, size_t off)
+{
+	return (uint32_t)get(c, off, 4, 0);
+}
+
+uint32_t sig_be32(const struct probe_ctx *c, size_t off)
+{
+	return (uint32_t)get(c, off, 4, 1);
+}
+
+uint64_t sig_le64(const struct probe_ctx *c, size_t off)
+{
+	return get(c, off, 8, 0);
+}
+
+uint64_t sig_be64(const struct probe_ctx *c, size_t off)
+{
+	return get(c, off, 8, 1);
 }
 
 /* Copies a fixed-size, NUL- or space-padded label, making it printable and
- * free of quotes so it reads well inside a message. */
-static void copy_label(char *out, size_t outlen, const unsigned char *p, size_t n)
+ * free of quotes so it reads well inside a message.  step 2: UTF-16LE, whose
+ * non-ASCII characters read as '?'. */
+static void copy_label(char *out, size_t outlen, const unsigned char *p, size_t n, size_t step)
 {
 	size_t i, o = 0;
+	int ch;
 
-	for (i = 0; i < n && p[i] && o + 1 < outlen; i++)
-		out[o++] = isprint(p[i]) && p[i] != '\'' && p[i] != '"' ? (char)p[i] : '?';
+	for (i = 0; i + step <= n && o + 1 < outlen; i += step) {
+		ch = step == 2 && p[i + 1] ? 0x100 : p[i];
+		if (!ch)
+			break;
+		out[o++] = ch < 0x100 && isprint(ch) && ch != '\'' && ch != '"' ? (char)ch : '?';
+	}
 	while (o && out[o - 1] == ' ')
 		o--;
 	out[o] = '\0';
 }
 
-/* Adds a signature; label_off/label_len 0 = no label. */
-static void add(struct probe_ctx *c, const char *kind, const char *what, int is_fs,
-		size_t label_off, size_t label_len)
+struct disksig *sig_add(struct probe_ctx *c, const char *kind, const char *what, int is_fs,
+			size_t label_off, size_t label_len)
 {
 	struct disksig *s;
 
 	if (c->n >= c->max)
-		return;
+		return NULL;
 	s = &c->sig[c->n++];
 	memset(s, 0, sizeof(*s));
 	snprintf(s->kind, sizeof(s->kind), "%s", kind);
 	snprintf(s->what, sizeof(s->what), "%s", what);
 	s->is_fs = is_fs;
-	if (label_len && label_off + label_len <= c->len)
-		copy_label(s->label, sizeof(s->label), c->buf + label_off, label_len);
+	if (label_len && label_off <= c->len && label_len <= c->len - label_off)
+		copy_label(s->label, sizeof(s->label), c->buf + label_off, label_len, 1);
+	return s;
 }
 
 /* A FAT boot sector also ends in 55 AA: tell it from an MBR by its type string. */
 static int probe_fat(struct probe_ctx *c)
 {
-	if (!has(c, 510, "\x55\xaa", 2) || (c->buf[0] != 0xeb && c->buf[0] != 0xe9))
+	struct disksig *s;
+
+	if (!sig_has(c, 510, "\x55\xaa", 2) || (c->buf[0] != 0xeb && c->buf[0] != 0xe9))
 		return 0;
-	if (has(c, 82, "FAT32   ", 8)) {
-		add(c, "vfat", "filesystem", 1, 71, 11);
-	} else if (has(c, 54, "FAT1", 4) || has(c, 54, "FAT     ", 8)) {
-		add(c, "vfat", "filesystem", 1, 43, 11);
-	} else if (has(c, 3, "NTFS    ", 8)) {
-		add(c, "ntfs", "filesystem", 1, 0, 0);
-	} else if (has(c, 3, "EXFAT   ", 8)) {
-		add(c, "exfat", "filesystem", 1, 0, 0);
-	} else {
+	if (sig_has(c, 82, "FAT32   ", 8))
+		s = sig_add(c, "vfat", "vfat filesystem", 1, 71, 11);
+	else if (sig_has(c, 54, "FAT1", 4) || sig_has(c, 54, "FAT     ", 8))
+		s = sig_add(c, "vfat", "vfat filesystem", 1, 43, 11);
+	else if (sig_has(c, 3, "NTFS    ", 8))
+		s = sig_add(c, "ntfs", "NTFS filesystem", 1, 0, 0);
+	else if (sig_has(c, 3, "EXFAT   ", 8))
+		s = sig_add(c, "exfat", "exfat filesystem", 1, 0, 0);
+	else
 		return 0;
-	}
 	/* "NO NAME" is FAT's way of saying no label. */
-	if (!strcmp(c->sig[c->n - 1].label, "NO NAME"))
-		c->sig[c->n - 1].label[0] = '\0';
+	if (s && !strcmp(s->label, "NO NAME"))
+		s->label[0] = '\0';
 	return 1;
 }
 
 static void probe_tables(struct probe_ctx *c)
 {
-	if (has(c, 512, "EFI PART", 8) || has(c, 4096, "EFI PART", 8))
-		add(c, "gpt", "partition table", 0, 0, 0);
-	else if (!probe_fat(c) && has(c, 510, "\x55\xaa", 2))
-		add(c, "dos", "partition table (MBR)", 0, 0, 0);
+	if (sig_has(c, 512, "EFI PART", 8) || sig_has(c, 4096, "EFI PART", 8))
+		sig_add(c, "gpt", "GPT partition table", 0, 0, 0);
+	else if (!probe_fat(c) && sig_has(c, 510, "\x55\xaa", 2))
+		sig_add(c, "dos", "DOS partition table (MBR)", 0, 0, 0);
 }
 
 /* ext2/3/4 share a magic; the feature flags tell them apart as blkid does. */
@@ -100,35 +126,19 @@ static void probe_ext(struct probe_ctx *c)
 	const size_t sb = 1024;
 	uint32_t compat, incompat, ro_compat;
 	const char *kind = "ext2";
+	char what[40];
 
-	if (!has(c, sb + 56, "\x53\xef", 2))
+	if (!sig_has(c, sb + 56, "\x53\xef", 2))
 		return;
-	compat = le32(c, sb + 92);
-	incompat = le32(c, sb + 96);
-	ro_compat = le32(c, sb + 100);
+	compat = sig_le32(c, sb + 92);
+	incompat = sig_le32(c, sb + 96);
+	ro_compat = sig_le32(c, sb + 100);
 	if (compat & 0x4)                   /* has_journal */
 		kind = "ext3";
 	if ((incompat & 0x2c0) || (ro_compat & 0x478))  /* extents, 64bit, flex_bg; */
 		kind = "ext4";                  /* huge_file, dir_nlink, extra_isize, csum */
-	add(c, kind, "filesystem", 1, sb + 120, 16);
-}
-
-static void probe_lvm_md_luks(struct probe_ctx *c)
-{
-	size_t sector;
-
-	for (sector = 0; sector < 4; sector++)
-		if (has(c, sector * 512, "LABELONE", 8) && has(c, sector * 512 + 24, "LVM2 001", 8)) {
-			add(c, "LVM2_member", "LVM2 physical volume", 0, 0, 0);
-			break;
-		}
-	if (has(c, 0, "LUKS\xba\xbe", 6) || has(c, 0x4000, "SKUL\xba\xbe", 6))
-		add(c, "crypto_LUKS", "LUKS encrypted volume", 0, 0, 0);
-	/* md 1.1 at 0, 1.2 at 4 KiB (1.0 and 0.90 sit at the end; their holders
-	 * show once the array is assembled). */
-	if ((le32(c, 0) == 0xa92b4efc && le32(c, 4) == 1) ||
-	    (le32(c, 4096) == 0xa92b4efc && le32(c, 4100) == 1))
-		add(c, "linux_raid_member", "md RAID member", 0, 0, 0);
+	snprintf(what, sizeof(what), "%s filesystem", kind);
+	sig_add(c, kind, what, 1, sb + 120, 16);
 }
 
 static void probe_swap(struct probe_ctx *c)
@@ -138,11 +148,29 @@ static void probe_swap(struct probe_ctx *c)
 
 	for (i = 0; i < sizeof(pages) / sizeof(pages[0]); i++) {
 		off = pages[i] - 10;
-		if (has(c, off, "SWAPSPACE2", 10) || has(c, off, "SWAP-SPACE", 10)) {
-			add(c, "swap", "swap area", 0, 1024 + 28, 16);
+		if (sig_has(c, off, "SWAPSPACE2", 10) || sig_has(c, off, "SWAP-SPACE", 10)) {
+			sig_add(c, "swap", "swap area", 0, 1024 + 28, 16);
 			return;
 		}
 	}
+}
+
+/* f2fs keeps two superblocks, at 1 KiB and 5 KiB; the label is UTF-16LE. */
+static void probe_f2fs(struct probe_ctx *c)
+{
+	static const size_t sbs[] = { 0x400, 0x1400 };
+	struct disksig *s;
+	size_t i;
+
+	for (i = 0; i < 2; i++)
+		if (sig_le32(c, sbs[i]) == 0xf2f52010) {
+			s = sig_add(c, "f2fs", "f2fs filesystem", 1, 0, 0);
+			if (s && sbs[i] + 0x7c + 1024 <= c->len)
+				copy_label(s->label, sizeof(s->label), c->buf + sbs[i] + 0x7c, 1024, 2);
+			if (s && i)
+				snprintf(s->where, sizeof(s->where), "second superblock at 5 KiB");
+			return;
+		}
 }
 
 static void probe_fs(struct probe_ctx *c)
@@ -150,19 +178,21 @@ static void probe_fs(struct probe_ctx *c)
 	const size_t jfs = 32768, reiser = 65536, btrfs = 65536;
 
 	probe_ext(c);
-	if (has(c, 0, "XFSB", 4))
-		add(c, "xfs", "filesystem", 1, 108, 12);
+	if (sig_has(c, 0, "XFSB", 4))
+		sig_add(c, "xfs", "xfs filesystem", 1, 108, 12);
 	/* jfs: s_label (16) at 152 in version 2 superblocks, else s_fpack (11) at 101. */
-	if (has(c, jfs, "JFS1", 4))
-		add(c, "jfs", "filesystem", 1, le32(c, jfs + 4) >= 2 ? jfs + 152 : jfs + 101,
-		    le32(c, jfs + 4) >= 2 ? 16 : 11);
-	if (has(c, reiser + 52, "ReIsErFs", 8) || has(c, reiser + 52, "ReIsEr2Fs", 9) ||
-	    has(c, reiser + 52, "ReIsEr3Fs", 9))
-		add(c, "reiserfs", "filesystem", 1, reiser + 100, 16);
-	if (has(c, btrfs + 64, "_BHRfS_M", 8))
-		add(c, "btrfs", "filesystem", 1, btrfs + 299, 63);
-	if (has(c, 32769, "CD001", 5))
-		add(c, "iso9660", "filesystem", 1, 32768 + 40, 32);
+	if (sig_has(c, jfs, "JFS1", 4))
+		sig_add(c, "jfs", "jfs filesystem", 1,
+			sig_le32(c, jfs + 4) >= 2 ? jfs + 152 : jfs + 101,
+			sig_le32(c, jfs + 4) >= 2 ? 16 : 11);
+	if (sig_has(c, reiser + 52, "ReIsErFs", 8) || sig_has(c, reiser + 52, "ReIsEr2Fs", 9) ||
+	    sig_has(c, reiser + 52, "ReIsEr3Fs", 9))
+		sig_add(c, "reiserfs", "reiserfs filesystem", 1, reiser + 100, 16);
+	if (sig_has(c, btrfs + 64, "_BHRfS_M", 8))
+		sig_add(c, "btrfs", "btrfs filesystem", 1, btrfs + 299, 63);
+	if (sig_has(c, 32769, "CD001", 5))
+		sig_add(c, "iso9660", "iso9660 filesystem", 1, 32768 + 40, 32);
+	probe_f2fs(c);
 }
 
 int disksig_probe(const unsigned char *buf, size_t len, struct disksig *sig, int max)
@@ -170,36 +200,35 @@ int disksig_probe(const unsigned char *buf, size_t len, struct disksig *sig, int
 	struct probe_ctx c = { buf, len, sig, 0, max };
 
 	probe_tables(&c);
-	probe_lvm_md_luks(&c);
+	sig_probe_volumes(&c);
 	probe_swap(&c);
 	probe_fs(&c);
 	return c.n;
 }
 
+/* "an" before a vowel sound: the vowels, and the letters read out by name. */
+static const char *article(const char *what)
+{
+	static const char *const an[] = { "LVM", "md ", "NTFS", "f2fs", "xfs" };
+	size_t i;
+
+	if (strchr("aeiouAEIOU", what[0]))
+		return "an";
+	for (i = 0; i < sizeof(an) / sizeof(an[0]); i++)
+		if (!strncmp(what, an[i], strlen(an[i])))
+			return "an";
+	return "a";
+}
+
 void disksig_describe(const struct disksig *s, char *out, size_t len)
 {
-	/* Phrases with their article; filesystems are "a/an <kind> filesystem". */
-	static const struct { const char *kind, *phrase; } fixed[] = {
-		{ "gpt", "a GPT partition table" },
-		{ "dos", "a DOS partition table (MBR)" },
-		{ "LVM2_member", "an LVM2 physical volume" },
-		{ "crypto_LUKS", "a LUKS encrypted volume" },
-		{ "linux_raid_member", "an md RAID member" },
-		{ "swap", "a swap area" },
-		{ "ntfs", "an NTFS filesystem" },
-	};
-	char label[80] = "";
-	size_t i;
+	char label[80] = "", where[56] = "";
 
 	if (s->label[0])
 		snprintf(label, sizeof(label), " labelled '%s'", s->label);
-	for (i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
-		if (!strcmp(s->kind, fixed[i].kind)) {
-			snprintf(out, len, "%s%s", fixed[i].phrase, label);
-			return;
-		}
-	snprintf(out, len, "%s %s %s%s", strchr("aeioux", s->kind[0]) ? "an" : "a", s->kind,
-		 s->what, label);
+	if (s->where[0])
+		snprintf(where, sizeof(where), " (%s)", s->where);
+	snprintf(out, len, "%s %s%s%s", article(s->what), s->what, label, where);
 }
 
 int disksig_foreign(const struct disksig *sig, int n)
@@ -212,13 +241,23 @@ int disksig_foreign(const struct disksig *sig, int n)
 	return -1;
 }
 
-int disksig_read(int fd, unsigned char *buf, size_t len)
+size_t disksig_nonzero(const unsigned char *buf, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (buf[i])
+			return i;
+	return len;
+}
+
+int disksig_read(int fd, unsigned char *buf, size_t len, uint64_t off)
 {
 	size_t got = 0;
 	ssize_t n;
 
 	while (got < len) {
-		n = pread(fd, buf + got, len - got, (off_t)got);
+		n = pread(fd, buf + got, len - got, (off_t)(off + got));
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)

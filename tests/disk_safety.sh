@@ -4,7 +4,12 @@
 # GPT (or an ext4 labelled 'home' without sfdisk).  Right settings complete;
 # wrong, missing and ambiguous ones are refused with the reason named; a wipe
 # token lets the runner overwrite the target's foreign filesystem.  After every
-# case the decoy's sha256 must be unchanged.
+# case the decoy's sha256 must be unchanged.  Then the test disk itself holds
+# what bootmark did not write (md 0.90 and 1.0 made by mdadm, LUKS2, f2fs,
+# bcache, random bytes past an empty first MiB: tests/disk_decoys.sh): each is
+# refused with not one byte changed, a wipe token overwrites one, and a disk
+# bootmark used before is taken as it is.  A decoy whose tool is missing is a
+# skip, named with the reason.
 # Usage: BM=build-NAME/bootmark sh tests/disk_safety.sh
 # Exit: 0 pass, 1 fail, 77 skip (no QEMU, or the kernel cannot be fetched).
 # check() evaluates its condition, so conditions are single-quoted on purpose.
@@ -13,13 +18,15 @@ set -u
 BM=${BM:-build/bootmark}
 kernel=${BM_DSK_KERNEL:-deb:6.1.0-53-amd64}
 tmo=${BM_DSK_TIMEOUT:-120}
-pass=0 fail=0
+here=$(dirname "$0")
+pass=0 fail=0 skip=0
 
 ok() { pass=$((pass + 1)); echo "ok - $*"; }
 notok() { fail=$((fail + 1)); echo "not ok - $*"; }
+skipped() { skip=$((skip + 1)); echo "ok - $1 # SKIP $2"; }
 check() { if eval "$2"; then ok "$1"; else notok "$1"; fi; }
 finish() {
-	echo "disk_safety: $pass passed, $fail failed"
+	echo "disk_safety: $pass passed, $fail failed, $skip skipped"
 	if [ "$fail" -eq 0 ]; then rm -rf "$out"; else echo "# kept $out"; fi
 	[ "$fail" -eq 0 ]
 	exit $?
@@ -49,7 +56,7 @@ append="$append bootmark.suite=dsk"
 # keeps it aligned) adds the suite of one small dd (tests/data/disk_safety.suite)
 # as /etc/bootmark/suites/dsk.
 mkdir -p "$out/extra/etc/bootmark/suites" &&
-	cp "$(dirname "$0")/data/disk_safety.suite" "$out/extra/etc/bootmark/suites/dsk" &&
+	cp "$here/data/disk_safety.suite" "$out/extra/etc/bootmark/suites/dsk" &&
 	(cd "$out/extra" && find etc | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) |
 	zstd -q -c >"$out/extra.cpio.zst" &&
 	cat "$(json initrd)" "$out/extra.cpio.zst" >"$out/initrd.img" || exit 1
@@ -129,7 +136,7 @@ completed() {
 
 decoy_blk=$(vblk DECOY "$decoy" d1)
 
-# Right: the target by serial, on a fresh disk.
+# Right: the target by serial, on a fresh disk (all zeros: a new disk is fine).
 fresh_target
 boot right "$(vblk BMSCRATCH0 "$target" d0) $decoy_blk" "bootmark.disk_serial=BMSCRATCH0"
 completed right
@@ -177,5 +184,74 @@ check "wipe: the console says it wipes" 'grep -aq "disk_wipe names it: wiping" "
 check "wipe: HELLO has disk_wwn, disk_model, disk_wiped" \
 	'grep -a " H v=" "$out/wipe/results.log" | grep -q "disk_wwn=naa.5000c50000000a01 disk_model=QEMU%20BMDISK disk_wiped=1"'
 check "wipe: the target is now ours" '[ "$(e2label "$target" 2>/dev/null)" = bootmark ]'
+
+# --- The test disk holds data bootmark did not write -----------------------------
+# One refusal per boot: a refusal powers the box off.  The decoy disk stays
+# attached as the second disk, so boot() still proves it untouched.
+# shellcheck source=tests/disk_decoys.sh
+. "$here/disk_decoys.sh"
+sha() { sha256sum "$1" | cut -d' ' -f1; }
+# made MAKER ARGS...: runs a decoy maker; prints nothing when it made the decoy,
+# else the reason (the last line of what it printed).
+made() {
+	why=$("$@" 2>&1) && return 0
+	echo "${why:-$1 failed}" | tail -n 1
+}
+
+# target_refused NAME IMAGE WHY TEXT...: IMAGE as the test disk is refused naming
+# every TEXT, and not one of its bytes changes.  WHY non-empty: a skip.
+target_refused() {
+	name=$1 img=$2 why=$3
+	shift 3
+	if [ -n "$why" ]; then
+		skipped "$name: refused" "$why"
+		return
+	fi
+	before=$(sha "$img")
+	boot "$name" "$(vblk BMSCRATCH0 "$img" d0) $decoy_blk" "bootmark.disk_serial=BMSCRATCH0"
+	refused "$name" "/dev/vda (serial BMSCRATCH0) holds" "$@" "disk_wipe=BMSCRATCH0"
+	after=$(sha "$img")
+	check "$name: the test disk unchanged (sha256 ${after%"${after#????????????}"})" \
+		'[ "$after" = "$before" ]'
+}
+
+t0=$(date +%s)
+md_why=$(made decoy_md "$vmlinuz" "$out/md" "$out/md090.img" "$out/md10.img")
+echo "# decoy maker (mdadm in a VM): $(($(date +%s) - t0)) s"
+target_refused md-0.90 "$out/md090.img" "$md_why" "an md RAID member (superblock 0.90 at the end)"
+target_refused md-1.0 "$out/md10.img" "$md_why" "an md RAID member (superblock 1.0 at the end)"
+target_refused luks2 "$out/luks2.img" "$(made decoy_luks2 "$out/luks2.img")" \
+	"a LUKS2 encrypted volume"
+target_refused f2fs "$out/f2fs.img" "$(made decoy_f2fs "$out/f2fs.img")" \
+	"an f2fs filesystem labelled 'data'"
+target_refused bcache "$out/bcache.img" "$(made decoy_bcache "$out/bcache.img")" \
+	"a bcache backing device"
+# Random bytes after a blank first MiB: only the look at the last MiB finds them.
+target_refused random-tail "$out/tail.img" "$(made decoy_tail "$out/tail.img")" \
+	"unrecognised non-zero data at offset $((63 << 20))"
+
+# The md 1.0 member with the wipe token: wiped, formatted, and the next boot
+# takes the disk bootmark used as it is.
+if [ -n "$md_why" ]; then
+	skipped "wipe-md: md 1.0 wiped" "$md_why"
+	skipped "reuse: a disk bootmark used is accepted" "$md_why"
+else
+	img=$out/md10.img
+	boot wipe-md "$(vblk BMSCRATCH0 "$img" d0) $decoy_blk" \
+		"bootmark.disk_serial=BMSCRATCH0 bootmark.disk_wipe=BMSCRATCH0"
+	completed wipe-md
+	check "wipe-md: the console names what it wipes" \
+		'grep -aq "holds an md RAID member (superblock 1.0 at the end); disk_wipe names it: wiping" "$out/wipe-md/console.log"'
+	# md 1.0 sits 8 KiB before the end of a 64 MiB disk; its magic is fc 4e 2b a9.
+	check "wipe-md: the md superblock is gone" \
+		'[ "$(od -An -tx1 -j $(((64 << 20) - 8192)) -N 4 "$img" | tr -d " ")" != fc4e2ba9 ]'
+	check "wipe-md: the target is an ext4 labelled bootmark" \
+		'[ "$(e2label "$img" 2>/dev/null)" = bootmark ]'
+	check "reuse: the first MiB is not blank (the ext4 of the last run)" \
+		'[ "$(head -c 1048576 "$img" | tr -d "\000" | wc -c)" -gt 0 ]'
+	boot reuse "$(vblk BMSCRATCH0 "$img" d0) $decoy_blk" "bootmark.disk_serial=BMSCRATCH0"
+	completed reuse
+	check "reuse: no wipe" '! grep -aq "wiping" "$out/reuse/console.log"'
+fi
 
 finish

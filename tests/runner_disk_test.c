@@ -304,6 +304,71 @@ static void test_foreign(void)
 	       "wipe a missing device: %s", err);
 }
 
+/* An image of size bytes with bytes at off, and more at off2 (n2 0 = none). */
+static void image2(const char *rel, size_t size, size_t off, const void *bytes, size_t n,
+		   size_t off2, const void *bytes2, size_t n2)
+{
+	char *buf = calloc(1, size);
+
+	if (!buf)
+		tap_bail("out of memory");
+	memcpy(buf + off, bytes, n);
+	memcpy(buf + off2, bytes2, n2);
+	put_bytes(rel, buf, size);
+	free(buf);
+}
+
+/* The first and last MiB: unknown data, end signatures, the wipe of both. */
+static void test_unknown(void)
+{
+	const size_t mib = 1 << 20, size = 3 * mib, md10 = (size & ~0xfffUL) - 0x2000;
+	unsigned char ext[200] = { 0 }, md[8] = { 0xfc, 0x4e, 0x2b, 0xa9, 1, 0, 0, 0 };
+	char err[512], dev[300];
+	int wiped, ret;
+
+	memcpy(ext + 56, "\x53\xef", 2);
+	memcpy(ext + 120, "bootmark", 8);
+	image2("tail.img", size, 0, "", 0, size - 100, "\x01", 1);
+	image2("head.img", size, 5000, "junk", 4, 0, "", 0);
+	image2("middle.img", size, mib + 5, "junk", 4, 0, "", 0);
+	image2("ourstail.img", size, 1024, ext, sizeof(ext), size - 100, "\x01", 1);
+	image2("md10.img", size, 0, "", 0, md10, md, sizeof(md));
+	image2("oursmd10.img", size, 1024, ext, sizeof(ext), md10, md, sizeof(md));
+	image2("small.img", mib + mib / 2, 10, "x", 1, mib + mib / 3, "y", 1);
+
+	ret = foreign("BMSCRATCH0", "tail.img", "", &wiped, err, sizeof(err));
+	tap_ok(ret == -ENOTEMPTY && strstr(err, "holds unrecognised non-zero data at offset 3145628 "
+	       "that bootmark did not make") && strstr(err, "disk_wipe=BMSCRATCH0"),
+	       "data in the last MiB only: %s", err);
+	ret = foreign("BMSCRATCH0", "head.img", "", &wiped, err, sizeof(err));
+	tap_ok(ret == -ENOTEMPTY && strstr(err, "unrecognised non-zero data at offset 5000 "),
+	       "data in the first MiB: %s", err);
+	TAP_EQ_INT(foreign("BMSCRATCH0", "middle.img", "", &wiped, err, sizeof(err)), 0,
+		   "data outside both MiBs is not looked at");
+	TAP_EQ_INT(foreign("BMSCRATCH0", "ourstail.img", "", &wiped, err, sizeof(err)), 0,
+		   "data beside a filesystem of ours is its own");
+	ret = foreign("BMSCRATCH0", "md10.img", "", &wiped, err, sizeof(err));
+	tap_ok(ret == -ENOTEMPTY && strstr(err, "holds an md RAID member (superblock 1.0 at the end) "
+	       "that bootmark did not make"), "md 1.0 at the end: %s", err);
+	ret = foreign("BMSCRATCH0", "oursmd10.img", "", &wiped, err, sizeof(err));
+	tap_ok(ret == -ENOTEMPTY && strstr(err, "superblock 1.0 at the end") &&
+	       !strstr(err, "ext2"), "md 1.0 under an ext2 of ours: %s", err);
+	ret = foreign("BMSCRATCH0", "tail.img", "BMSCRATCH0", &wiped, err, sizeof(err));
+	tap_ok(ret == 0 && wiped && strstr(err, "unrecognised non-zero data at offset 3145628; "
+	       "disk_wipe names it: wiping"), "unknown data, wipe token matches: %s", err);
+
+	snprintf(dev, sizeof(dev), "%s/md10.img", root);
+	TAP_EQ_INT(disk_wipe(dev, size, err, sizeof(err)), 0, "wipe md 1.0");
+	TAP_EQ_INT(foreign("BMSCRATCH0", "md10.img", "", &wiped, err, sizeof(err)), 0,
+		   "nothing left after the wipe");
+	snprintf(dev, sizeof(dev), "%s/small.img", root);
+	TAP_EQ_INT(foreign("BMSCRATCH0", "small.img", "", &wiped, err, sizeof(err)), -ENOTEMPTY,
+		   "a 1.5 MiB disk with data");
+	TAP_EQ_INT(disk_wipe(dev, mib + mib / 2, err, sizeof(err)), 0, "wipe 1.5 MiB");
+	TAP_EQ_INT(foreign("BMSCRATCH0", "small.img", "", &wiped, err, sizeof(err)), 0,
+		   "a disk between 1 and 2 MiB is wiped whole");
+}
+
 int main(void)
 {
 	tap_plan(0);
@@ -327,6 +392,7 @@ int main(void)
 	put("block/sdc/serial", "GONE\n");
 	check("TWIN", -EPERM, "removable");
 	test_foreign();
+	test_unknown();
 	nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 	return tap_done();
 }
