@@ -11,19 +11,24 @@
 #include "initrd.h"
 #include "profile.h"
 #include "sha256.h"
+#include "outdir.h"
 #include "util.h"
 
 #define PANIC_GRACE_S 10
+
+const char *const bm_boot_files[] = {
+	"console.log", "results.log", "qemu.log", "kvm-probe.log", "kvm-probe.qemu.log",
+	"disk.img", "initrd.img", "meta.json", "results.json", NULL,
+};
 
 /* A fresh sparse image every boot: no state leaks from the last kernel. */
 static int make_disk(const char *path, unsigned long long size)
 {
 	int fd, rc = 0;
 
-	unlink(path);
-	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	fd = bm_out_open(path, O_RDWR | O_CLOEXEC, 0644);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	if (ftruncate(fd, (off_t)size))
 		rc = -errno;
 	close(fd);
@@ -116,6 +121,7 @@ void bm_boot_qemu_cfg(const struct bm_run_cfg *c, const struct bm_boot *b, const
 		.console_log = con, .results_log = res, .disk = b->disk,
 		.disk_cache = b->disk_cache, .machine = c->machine, .kvm = b->kvm,
 		.mem_mib = c->mem, .smp = c->smp, .icount = c->icount,
+		.console_fd = -1, .results_fd = -1, .disk_fd = -1, .disk_ro_fd = -1,
 	};
 }
 
@@ -135,12 +141,22 @@ static int launch(const struct bm_run_cfg *c, struct bm_boot *b)
 	    bm_path(qlog, sizeof(qlog), "%s/qemu.log", b->dir))
 		return -ENAMETOOLONG;
 	bm_boot_qemu_cfg(c, b, con, res, &q);
-	rc = bm_qemu_argv(&q, &b->argv);
-	if (rc)
+	/* QEMU writes only through descriptors bootmark opened (outdir.h) */
+	rc = bm_qemu_open_fds(&q);
+	if (rc) {
+		bm_msg("cannot create the logs in %s: %s", b->dir, strerror(-rc));
 		return rc;
+	}
+	w.fds = &q;
+	rc = bm_qemu_argv(&q, &b->argv);
+	if (rc) {
+		bm_qemu_close_fds(&q);
+		return rc;
+	}
 	bm_msg("booting %s (run %s, %s)", b->label, b->run, b->kvm ? "kvm" : "tcg");
 	bm_utc_now(b->start, sizeof(b->start));
 	rc = bm_qemu_watch(b->argv.v, &w, &b->w);
+	bm_qemu_close_fds(&q);  /* if QEMU never started */
 	if (c->progress)
 		bm_progress_end(c->progress);
 	bm_utc_now(b->end, sizeof(b->end));
@@ -234,6 +250,9 @@ int bm_boot_one(const struct bm_run_cfg *c, struct bm_kspec *spec, struct bm_boo
 	b->planned = c->planned;
 	b->fail_on_warning = c->fail_on_warning;
 	rc = bm_mkdir_p(b->dir, 0755);
+	/* unlinkat, never followed: a planted link goes as a name */
+	if (!rc && c->overwrite)
+		rc = bm_out_clear(b->dir);
 	if (rc) {
 		bm_msg("cannot create %s: %s", b->dir, strerror(-rc));
 		boot_failed(b, strerror(-rc));

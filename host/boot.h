@@ -52,6 +52,7 @@ struct bm_run_cfg {
 	int fail_on_warning;      /* a complete run with kernel warnings is kernel-warning */
 	int icount;               /* -1 off, else -icount shift (TCG only) */
 	long long planned;        /* tests one boot runs per the host's suite; 0 unknown */
+	int overwrite;            /* --overwrite: a label folder's old entries go first */
 	struct bm_progress *progress;  /* live line of the next boot; NULL = none */
 };
 
@@ -84,6 +85,8 @@ int bm_boot_read(const char *dir, const char *run, struct bm_results *r);
 /* meta.json's names of the watchdog verdicts; bm_watch_parse: -1 unknown. */
 const char *bm_watch_name(enum bm_watch w);
 int bm_watch_parse(const char *name);
+/* Every name a boot writes in OUT/<label>/, NULL-terminated (outdir.h checks). */
+extern const char *const bm_boot_files[];
 /* OUT/<label>/meta.json */
 int bm_write_meta(const struct bm_boot *b);
 /* results.json for one boot (also used by "parse --out"). */

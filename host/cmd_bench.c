@@ -25,6 +25,7 @@
 #include "initrd.h"
 #include "profile.h"
 #include "proto.h"
+#include "outdir.h"
 #include "util.h"
 
 #define POLL_US       5000
@@ -224,9 +225,12 @@ static int write_trivial(const char *init, const char *path)
 		rc = bm_cpio_add_file(&c, "/init", init, 0755, 0, 0);
 	if (rc)
 		goto out_free;
-	f = fopen(path, "we");
+	rc = bm_out_open(path, O_WRONLY | O_CLOEXEC, 0644);
+	f = rc < 0 ? NULL : fdopen(rc, "w");
 	if (!f) {
-		rc = -errno;
+		if (rc >= 0)
+			close(rc);
+		rc = rc < 0 ? rc : -errno;
 		goto out_free;
 	}
 	rc = bm_cpio_write(&c, f, 0, err, sizeof(err));
@@ -434,9 +438,9 @@ static int time_boot(struct bench *B, struct image *im, int run)
 	im->nodisk = 0;
 	unlink(B->con);
 	unlink(B->res);
-	log_fd = open(B->qlog, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	log_fd = bm_out_open(B->qlog, O_WRONLY | O_CLOEXEC, 0644);
 	if (log_fd < 0)
-		return -errno;
+		return log_fd;
 	t0 = now_s();
 	rc = bm_proc_start(im->argv.v, log_fd, &pid);
 	close(log_fd);

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <time.h>
 
 #include "bisect_boot.h"
@@ -20,6 +21,7 @@
 #include "cli.h"
 #include "json.h"
 #include "setup.h"
+#include "outdir.h"
 #include "qemu.h"
 #include "util.h"
 
@@ -244,12 +246,16 @@ static int write_json(const struct bisect *B)
 	FILE *f;
 	int rc = 0;
 
-	if (bm_path(path, sizeof(path), "%s/bisect.json", B->o.out) ||
-	    bm_path(tmp, sizeof(tmp), "%s.tmp", path))
+	if (bm_path(path, sizeof(path), "%s/bisect.json", B->o.out))
 		return -ENAMETOOLONG;
-	f = fopen(tmp, "we");
-	if (!f)
-		return -errno;
+	rc = bm_out_tmp(path, tmp, sizeof(tmp));  /* a fresh name, never a planted one */
+	f = rc < 0 ? NULL : fdopen(rc, "w");
+	if (!f) {
+		if (rc >= 0)
+			close(rc);
+		return rc < 0 ? rc : -errno;
+	}
+	rc = 0;
 	bm_json_init(&j, f, 1);
 	bm_json_obj_begin(&j);
 	bm_json_kint(&j, "version", 1);
@@ -293,6 +299,8 @@ static int write_json(const struct bisect *B)
 		rc = -errno;
 	if (!rc && rename(tmp, path))
 		rc = -errno;
+	if (rc)
+		unlink(tmp);
 	return rc;
 }
 
@@ -347,6 +355,8 @@ static int check_out(const char *out)
 
 	if (bm_path(path, sizeof(path), "%s/bisect.json", out))
 		return -ENAMETOOLONG;
+	if (bm_out_plan_dir(out))
+		return -EINVAL;
 	if (bm_is_file(path) || bm_boot_dirs(out, NULL, NULL) > 0) {
 		bm_msg("%s already holds results; choose another --out", out);
 		return -EEXIST;

@@ -17,6 +17,7 @@
 #include "capture_src.h"
 #include "cli.h"
 #include "pxe.h"
+#include "outdir.h"
 #include "util.h"
 
 #define FLUSH_EVERY_S 5.0
@@ -120,6 +121,8 @@ static int check_opts(struct cap_ctx *x)
 		bm_msg("%s", err);
 		return -EINVAL;
 	}
+	if (bm_out_plan_dir(o->out))
+		return -EINVAL;
 	/* as bootmark run: never mix new runs into older results */
 	if (bm_is_dir(o->out) && bm_boot_dirs(o->out, NULL, NULL) > 0) {
 		bm_msg("%s already holds results; choose another --out", o->out);

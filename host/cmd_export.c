@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: MIT
 /* bootmark export --format json|csv DIR...: tidy rows from run directories. */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "boot.h"
 #include "bootdirs.h"
 #include "cli.h"
 #include "export.h"
+#include "outdir.h"
 #include "util.h"
 
 struct export_opts {
@@ -121,10 +124,19 @@ int bm_cmd_export(int argc, char **argv)
 			goto out_free_dirs;
 		}
 	}
-	if (o.out[0] && !(f = fopen(o.out, "we"))) {
-		bm_msg("cannot open %s: %s", o.out, strerror(errno));
-		rc = BM_EXIT_SYSTEM;
+	if (o.out[0] && bm_out_plan_file(o.out, -1))
 		goto out_free_dirs;
+	if (o.out[0]) {
+		int fd = bm_out_open(o.out, O_WRONLY | O_CLOEXEC, 0644);
+
+		f = fd < 0 ? NULL : fdopen(fd, "w");
+		if (!f) {
+			bm_msg("cannot create %s: %s", o.out, strerror(fd < 0 ? -fd : errno));
+			if (fd >= 0)
+				close(fd);
+			rc = BM_EXIT_SYSTEM;
+			goto out_free_dirs;
+		}
 	}
 	bm_export_begin(&e, f, strcmp(o.format, "csv") ? BM_EXPORT_JSON : BM_EXPORT_CSV);
 	for (i = 0, rc = 0; i < nd && !rc; i++)

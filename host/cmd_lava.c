@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "lava.h"
+#include "outdir.h"
 #include "util.h"
 
 #define S(field) .type = BM_OPT_STR, .off = offsetof(struct bm_lava_opts, field), \
@@ -112,6 +113,10 @@ int bm_cmd_lava(int argc, char **argv)
 	if (rc) {
 		bm_msg("cannot build the job: %s", strerror(-rc));
 		rc = BM_EXIT_SYSTEM;
+		goto out_free_buf;
+	}
+	if (o.out[0] && bm_out_plan_file(o.out, -1)) {
+		rc = BM_EXIT_USAGE;
 		goto out_free_buf;
 	}
 	if (o.out[0])

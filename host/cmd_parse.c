@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "profile.h"
 #include "table.h"
+#include "outdir.h"
 #include "util.h"
 
 struct parse_opts {
@@ -148,7 +149,7 @@ static int report(const char *log, const char *dir, const struct parse_opts *o)
 	}
 	rc = bm_status_exit(r.status);
 	if (o->out[0]) {
-		int wr = bm_mkdir_p(o->out, 0755);
+		int wr = bm_out_plan_dir(o->out) ? -EPERM : bm_mkdir_p(o->out, 0755);
 
 		if (!wr)
 			wr = bm_path(path, sizeof(path), "%s/results.json", o->out);

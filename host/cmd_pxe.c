@@ -18,6 +18,7 @@
 #include "initrd.h"
 #include "pxe.h"
 #include "setup.h"
+#include "outdir.h"
 #include "util.h"
 
 struct pxe_opts {
@@ -206,7 +207,8 @@ static int check_input(struct plan *p)
 		bm_msg("missing --kernel (see bootmark pxe --help)");
 		return -EINVAL;
 	}
-	if (need("suite", p->o.suite) || need("fs", p->o.fs) || need("out", p->o.out))
+	if (need("suite", p->o.suite) || need("fs", p->o.fs) || need("out", p->o.out) ||
+	    bm_out_plan_dir(p->o.out))
 		return -EINVAL;
 	if (p->o.mac[0] && bm_pxe_mac_norm(p->o.mac, p->mac, sizeof(p->mac))) {
 		bm_msg("bad --mac '%s': want six hex pairs like 52:54:00:12:34:56", p->o.mac);
@@ -247,11 +249,9 @@ static int copy_atomic(const char *src, const char *dst)
 	char tmp[PATH_MAX];
 	int fd, rc;
 
-	if (bm_path(tmp, sizeof(tmp), "%s.tmp", dst))
-		return -ENAMETOOLONG;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	fd = bm_out_tmp(dst, tmp, sizeof(tmp));
 	if (fd < 0) {
-		rc = -errno;
+		rc = fd;
 		goto out_msg;
 	}
 	rc = bm_append_file(fd, src);

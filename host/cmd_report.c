@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "html_report.h"
+#include "outdir.h"
 #include "util.h"
 
 struct report_opts {
@@ -42,16 +43,18 @@ static int write_report(const char *out, const struct bm_cmp *c)
 	FILE *f;
 	int rc = 0;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp", out) >= (int)sizeof(tmp)) {
-		bm_msg("output path too long: %s", out);
+	if (bm_out_plan_file(out, -1))
 		return -EINVAL;
-	}
-	f = fopen(tmp, "w");
+	rc = bm_out_tmp(out, tmp, sizeof(tmp));
+	f = rc < 0 ? NULL : fdopen(rc, "w");
 	if (!f) {
-		rc = -errno;
-		bm_msg("cannot create %s: %s", tmp, strerror(errno));
+		if (rc >= 0)
+			close(rc);
+		rc = rc < 0 ? rc : -errno;
+		bm_msg("cannot create a file next to %s: %s", out, strerror(-rc));
 		return rc;
 	}
+	rc = 0;
 	bm_html_report(f, c);
 	if (ferror(f) | fclose(f)) {
 		rc = errno ? -errno : -EIO;

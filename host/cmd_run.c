@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "initrd.h"
 #include "junit.h"
+#include "outdir.h"
 #include "profile.h"
 #include "qemu.h"
 #include "progress.h"
@@ -139,23 +140,35 @@ static int make_labels(struct plan *p)
 	return 0;
 }
 
-/* Refuses to mix new boots into directories holding older results. */
+/*
+ * Refuses to mix new boots into directories holding older results, and to
+ * write where another user could have redirected a file (outdir.h): every
+ * name a boot writes is checked before anything is created.
+ */
 static int check_out(struct plan *p)
 {
-	char path[PATH_MAX];
-	int i, r;
+	char dir[PATH_MAX], path[PATH_MAX + 16];
+	int i, r, over = p->o.overwrite;
 
+	if (bm_out_plan_dir(p->o.out) ||
+	    (p->o.junit[0] && bm_out_plan_file(p->o.junit, -1)) ||
+	    (bm_path(path, sizeof(path), "%s/repeat.json", p->o.out) ||
+	     bm_out_plan_file(path, over)))
+		return -EINVAL;
 	for (r = 1; r <= p->o.repeat; r++) {
 		for (i = 0; i < p->nk; i++) {
 			if (p->o.repeat > 1)
-				bm_path(path, sizeof(path), "%s/%s.b%d/results.log", p->o.out, p->label[i], r);
+				bm_path(dir, sizeof(dir), "%s/%s.b%d", p->o.out, p->label[i], r);
 			else
-				bm_path(path, sizeof(path), "%s/%s/results.log", p->o.out, p->label[i]);
-			if (bm_is_file(path) && !p->o.overwrite) {
+				bm_path(dir, sizeof(dir), "%s/%s", p->o.out, p->label[i]);
+			bm_path(path, sizeof(path), "%s/results.log", dir);
+			if (bm_is_file(path) && !over) {
 				bm_msg("%s already holds results (%s); choose another --out, "
 				       "or --overwrite", p->o.out, path);
 				return -EEXIST;
 			}
+			if (bm_out_plan_entries(dir, bm_boot_files, over))
+				return -EINVAL;
 		}
 	}
 	return 0;
@@ -259,6 +272,7 @@ static int boot_all(struct plan *p, struct bm_boot *boots, struct bm_rep *rep, i
 
 	bm_setup_run_cfg(&p->s, &p->o.b, p->o.out, p->o.suite, p->o.fs, &c);
 	c.progress = &p->prog;
+	c.overwrite = p->o.overwrite;
 	for (i = 0; i < p->nk; i++)
 		need[i] = 1;
 	for (r = 1; r <= p->o.repeat && more && !bm_stop_signal(); r++) {
@@ -379,11 +393,18 @@ static int write_ci(struct plan *p, struct bm_boot *boots, int n,
 	}
 	n += nskip;
 	if (p->o.junit[0]) {
-		f = fopen(p->o.junit, "w");
+		char *buf = NULL;
+		size_t len = 0;
+
+		/* whole, then renamed into place: never through a planted name */
+		f = open_memstream(&buf, &len);
 		if (!f || bm_junit_write(f, cb, (size_t)n))
-			rc = errno ? -errno : -EIO;
+			rc = -EIO;
 		if (f && fclose(f) && !rc)
 			rc = -errno;
+		if (!rc)
+			rc = bm_write_file_atomic(p->o.junit, buf, len);
+		free(buf);
 		if (rc)
 			bm_msg("cannot write %s: %s", p->o.junit, strerror(-rc));
 	}

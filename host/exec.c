@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "outdir.h"
 #include "util.h"
 
 /* In the child: failures are reported through the exit code, as sinit does. */
@@ -154,10 +155,10 @@ int bm_run_ok(char *const argv[], const char *cwd, int out_fd)
 
 int bm_run_to_file(char *const argv[], const char *path)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644), rc;
+	int fd = bm_out_open(path, O_WRONLY | O_CLOEXEC, 0644), rc;
 
 	if (fd < 0)
-		return -errno;
+		return fd;
 	rc = bm_run_ok(argv, NULL, fd);
 	close(fd);
 	return rc;

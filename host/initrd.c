@@ -10,6 +10,7 @@
 #include "initrd.h"
 #include "profile.h"
 #include "sha256.h"
+#include "outdir.h"
 #include "util.h"
 
 #define DEFAULT_BOOT_MODULES "virtio_pci,virtio_blk"
@@ -160,11 +161,9 @@ static int concat(const char *out, const char *base, const char *mods, int pad)
 	char tmp[4096];
 	int fd, rc;
 
-	if (bm_path(tmp, sizeof(tmp), "%s.tmp", out))
-		return -ENAMETOOLONG;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	fd = bm_out_tmp(out, tmp, sizeof(tmp));
 	if (fd < 0)
-		return -errno;
+		return fd;
 	rc = bm_append_file(fd, base);
 	if (!rc && mods[0]) {
 		rc = pad ? pad4(fd) : 0;
@@ -256,9 +255,9 @@ int bm_initrd_compress(const char *name, const char *in, const char *out)
 		return -EINVAL;
 	if (c->argv)
 		return compress_to(c, in, out);
-	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	fd = bm_out_open(out, O_WRONLY | O_CLOEXEC, 0644);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	rc = bm_append_file(fd, in);
 	if (close(fd) && !rc)
 		rc = -errno;

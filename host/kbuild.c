@@ -68,7 +68,7 @@ static int step(const struct bm_kbuild *b, const char *what, char *const argv[],
 
 	if (!b->quiet)
 		printf("  %-12s ", what);
-	fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		rc = -errno;
 		bm_msg("cannot open %s: %s", log, strerror(errno));

@@ -9,6 +9,7 @@
 #include "headline.h"
 #include "json.h"
 #include "repeat.h"
+#include "util.h"
 
 int bm_rep_init(struct bm_rep *r, const char *const *labels, int nk,
 		const struct bm_ar_limits *lim)
@@ -185,7 +186,9 @@ static void json_final(struct bm_json *j, const struct bm_rep_kernel *k)
 
 int bm_rep_write_json(const struct bm_rep *r, const char *path)
 {
-	FILE *f = fopen(path, "w");
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);  /* then atomically: never through a link */
 	struct bm_json j;
 	size_t i;
 	int rc = 0;
@@ -226,5 +229,8 @@ int bm_rep_write_json(const struct bm_rep *r, const char *path)
 		rc = -EIO;
 	if (fclose(f) && !rc)
 		rc = -errno;
+	if (!rc)
+		rc = bm_write_file_atomic(path, buf, len);
+	free(buf);
 	return rc;
 }

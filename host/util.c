@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "outdir.h"
 #include "util.h"
 
 void bm_msg(const char *fmt, ...)
@@ -44,11 +45,18 @@ int bm_path(char *buf, size_t len, const char *fmt, ...)
 
 int bm_mkdir_p(const char *path, mode_t mode)
 {
-	char tmp[PATH_MAX];
+	char tmp[PATH_MAX], why[PATH_MAX + 100];
 	char *p;
+	int rc;
 
 	if (bm_path(tmp, sizeof(tmp), "%s", path))
 		return -ENAMETOOLONG;
+	/* a folder another user could redirect is no place to write (outdir.c) */
+	rc = bm_out_ready(path, why, sizeof(why));
+	if (rc == -EPERM || rc == -ENOTDIR)
+		bm_msg("refusing %s: %s", path, why);
+	if (rc)
+		return rc;
 	for (p = tmp + 1; *p; p++) {
 		if (*p != '/')
 			continue;
@@ -59,7 +67,10 @@ int bm_mkdir_p(const char *path, mode_t mode)
 	}
 	if (mkdir(tmp, mode) && errno != EEXIST)
 		return -errno;
-	return bm_is_dir(tmp) ? 0 : -ENOTDIR;
+	rc = bm_dir_trusted(tmp, why, sizeof(why));
+	if (rc == -EPERM || rc == -ENOTDIR)
+		bm_msg("refusing %s: %s", path, why);
+	return rc;
 }
 
 static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
@@ -121,12 +132,11 @@ int bm_write_file_atomic(const char *path, const void *buf, size_t len)
 	char tmp[PATH_MAX];
 	int fd, rc;
 
-	rc = bm_path(tmp, sizeof(tmp), "%s.tmp", path);
-	if (rc)
-		return rc;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/* a fresh name of our own (O_EXCL): a planted "path.tmp" link is no
+	 * way in; rename replaces whatever path was, link or file, unfollowed */
+	fd = bm_out_tmp(path, tmp, sizeof(tmp));
 	if (fd < 0)
-		return -errno;
+		return fd;
 	rc = write_all(fd, buf, len);
 	if (!rc && fsync(fd))
 		rc = -errno;

@@ -23,12 +23,15 @@ void bm_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int bm_path(char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* mkdir -p for the folders bootmark writes in: refuses (-EPERM, reason
+ * printed) a folder or ancestor another user could redirect (outdir.h). */
 int bm_mkdir_p(const char *path, mode_t mode);
 /* Removes a tree without following symlinks. Missing path is not an error. */
 int bm_rm_rf(const char *path);
 int bm_is_dir(const char *path);
 int bm_is_file(const char *path);
-/* Writes a whole buffer to path via path.tmp + rename. */
+/* Writes a whole buffer to path via a new PATH.<random>.tmp (O_EXCL) and
+ * rename: whatever path was (a file, a planted link) is replaced, not followed. */
 int bm_write_file_atomic(const char *path, const void *buf, size_t len);
 /* Appends the contents of file src to the open fd. */
 int bm_append_file(int fd, const char *src);

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "qemu.h"
+#include "outdir.h"
 #include "util.h"
 
 #define PROBE_SECONDS 8
@@ -40,6 +41,7 @@ static int probe(const char *vmlinuz, const char *workdir, char *why, size_t why
 	struct bm_qemu_cfg c = {
 		.vmlinuz = vmlinuz, .append = PROBE_APPEND, .machine = "q35",
 		.kvm = 1, .mem_mib = 256, .smp = 1, .icount = -1,
+		.console_fd = -1, .results_fd = -1, .disk_fd = -1, .disk_ro_fd = -1,
 	};
 	struct bm_argv a = { 0 };
 	char log[4096], qlog[4096];
@@ -50,16 +52,20 @@ static int probe(const char *vmlinuz, const char *workdir, char *why, size_t why
 	    bm_path(qlog, sizeof(qlog), "%s/kvm-probe.qemu.log", workdir))
 		return -ENAMETOOLONG;
 	c.console_log = log;
-	rc = bm_qemu_argv(&c, &a);
+	rc = bm_qemu_open_fds(&c);
 	if (rc)
 		goto out_free_argv;
-	fd = open(qlog, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	rc = bm_qemu_argv(&c, &a);
+	if (rc)
+		goto out_close_fds;
+	fd = bm_out_open(qlog, O_WRONLY | O_CLOEXEC, 0644);
 	if (fd < 0) {
-		rc = -errno;
-		goto out_free_argv;
+		rc = fd;
+		goto out_close_fds;
 	}
 	rc = bm_proc_start(a.v, fd, &pid);
 	close(fd);
+	bm_qemu_close_fds(&c);
 	if (rc)
 		goto out_free_argv;
 	for (i = 0; i < PROBE_SECONDS * 10 && !seen && !exited && !bm_stop_signal(); i++) {
@@ -82,6 +88,9 @@ static int probe(const char *vmlinuz, const char *workdir, char *why, size_t why
 	else if (!seen)
 		snprintf(why, whylen, "no kernel banner within %d s under KVM", PROBE_SECONDS);
 	rc = seen;
+	goto out_free_argv;
+out_close_fds:
+	bm_qemu_close_fds(&c);
 out_free_argv:
 	bm_argv_free(&a);
 	return rc;

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "qemu.h"
+#include "outdir.h"
 #include "util.h"
 
 void bm_argv_add(struct bm_argv *a, const char *s)
@@ -76,15 +77,67 @@ static void opt_escape(const char *s, char *buf, size_t len)
 	buf[o] = '\0';
 }
 
-static void add_serial(struct bm_argv *a, const char *id, const char *path)
+/* -add-fd fd=N,set=S for an open descriptor; the set S is 1 + the fd. */
+static void add_fd(struct bm_argv *a, int fd, int set)
+{
+	bm_argv_add(a, "-add-fd");
+	bm_argv_addf(a, "fd=%d,set=%d", fd, set);
+}
+
+static void add_serial(struct bm_argv *a, const char *id, const char *path, int fd)
 {
 	char esc[2 * 4096 + 1];
 
-	opt_escape(path, esc, sizeof(esc));
+	if (fd >= 0) {
+		add_fd(a, fd, fd + 1);
+		snprintf(esc, sizeof(esc), "/dev/fdset/%d", fd + 1);
+	} else {
+		opt_escape(path, esc, sizeof(esc));
+	}
 	bm_argv_add(a, "-chardev");
 	bm_argv_addf(a, "file,id=%s,path=%s", id, esc);
 	bm_argv_add(a, "-serial");
 	bm_argv_addf(a, "chardev:%s", id);
+}
+
+static int direct_cache(const char *mode)
+{
+	return mode && (!strcmp(mode, "none") || !strcmp(mode, "directsync"));
+}
+
+int bm_qemu_open_fds(struct bm_qemu_cfg *c)
+{
+	int dflag = direct_cache(c->disk_cache) ? O_DIRECT : 0, rc;
+
+	c->console_fd = c->results_fd = c->disk_fd = c->disk_ro_fd = -1;
+	/* no O_CLOEXEC: QEMU inherits them */
+	rc = c->console_fd = bm_out_open(c->console_log, O_WRONLY, 0644);
+	if (rc >= 0 && c->results_log)
+		rc = c->results_fd = bm_out_open(c->results_log, O_WRONLY, 0644);
+	if (rc >= 0 && c->disk) {
+		/* the image bootmark just created: opened, not created, here */
+		rc = c->disk_fd = open(c->disk, O_RDWR | O_NOFOLLOW | dflag);
+		if (rc >= 0)
+			rc = c->disk_ro_fd = open(c->disk, O_RDONLY | O_NOFOLLOW | dflag);
+		if (rc < 0)
+			rc = -errno;
+	}
+	if (rc >= 0)
+		return 0;
+	bm_qemu_close_fds(c);  /* the failed one holds -errno: not closed */
+	return rc;
+}
+
+void bm_qemu_close_fds(struct bm_qemu_cfg *c)
+{
+	int *fd[] = { &c->console_fd, &c->results_fd, &c->disk_fd, &c->disk_ro_fd };
+	size_t i;
+
+	for (i = 0; i < sizeof(fd) / sizeof(fd[0]); i++) {
+		if (*fd[i] >= 0)
+			close(*fd[i]);
+		*fd[i] = -1;
+	}
 }
 
 int bm_qemu_argv(const struct bm_qemu_cfg *c, struct bm_argv *a)
@@ -126,11 +179,17 @@ int bm_qemu_argv(const struct bm_qemu_cfg *c, struct bm_argv *a)
 	}
 	bm_argv_add(a, "-append");
 	bm_argv_add(a, c->append);
-	add_serial(a, "con", c->console_log);
+	add_serial(a, "con", c->console_log, c->console_fd);
 	if (c->results_log)
-		add_serial(a, "res", c->results_log);
+		add_serial(a, "res", c->results_log, c->results_fd);
 	if (c->disk) {
-		opt_escape(c->disk, esc, sizeof(esc));
+		if (c->disk_fd >= 0) {
+			add_fd(a, c->disk_fd, c->disk_fd + 1);
+			add_fd(a, c->disk_ro_fd, c->disk_fd + 1);
+			snprintf(esc, sizeof(esc), "/dev/fdset/%d", c->disk_fd + 1);
+		} else {
+			opt_escape(c->disk, esc, sizeof(esc));
+		}
 		bm_argv_add(a, "-drive");
 		bm_argv_addf(a, "file=%s,if=none,id=d0,format=raw,cache=%s", esc,
 			     c->disk_cache ? c->disk_cache : "writeback");

@@ -28,6 +28,13 @@ void bm_argv_add(struct bm_argv *a, const char *s);
 void bm_argv_addf(struct bm_argv *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void bm_argv_free(struct bm_argv *a);
 
+/*
+ * Files QEMU writes are handed to it open (-add-fd, path=/dev/fdset/N), so
+ * QEMU, run as root, never opens a name in the output folder itself: an fd
+ * of -1 means "open the path" (bench and tests only).  The disk takes two
+ * descriptors of the same file, read-write and read-only (QEMU probes the
+ * image read-only first), with O_DIRECT when cache=none or directsync.
+ */
 struct bm_qemu_cfg {
 	const char *vmlinuz;
 	const char *initrd;       /* NULL = none (KVM probe) */
@@ -35,6 +42,7 @@ struct bm_qemu_cfg {
 	const char *console_log;
 	const char *results_log;  /* NULL = no second UART */
 	const char *disk;         /* NULL = no disk */
+	int console_fd, results_fd, disk_fd, disk_ro_fd;  /* -1 = by path */
 	const char *disk_cache;   /* none, writeback, unsafe ... */
 	const char *machine;      /* q35 or pc */
 	int kvm;
@@ -44,6 +52,11 @@ struct bm_qemu_cfg {
 };
 
 int bm_qemu_argv(const struct bm_qemu_cfg *c, struct bm_argv *a);
+/* Opens the files of c QEMU writes (console, results, the disk's pair) with
+ * bm_out_open semantics, inheritable, into c's fds; bm_qemu_close_fds closes
+ * them (after QEMU started: it holds its own copies).  0 or -errno. */
+int bm_qemu_open_fds(struct bm_qemu_cfg *c);
+void bm_qemu_close_fds(struct bm_qemu_cfg *c);
 
 /* "auto": cache=none when the disk image takes O_DIRECT (the guest's
  * I/O then reaches the host device as issued), else writeback. */
@@ -60,6 +73,7 @@ struct bm_watch_cfg {
 	 * (the live progress line); NULL = none. */
 	void (*progress)(void *arg, const char *results_log, double elapsed, double now);
 	void *progress_arg;
+	struct bm_qemu_cfg *fds;  /* descriptors to close once QEMU runs; NULL none */
 };
 
 struct bm_watch_result {

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "qemu.h"
+#include "outdir.h"
 #include "util.h"
 
 #define POLL_MS 200
@@ -130,11 +131,13 @@ int bm_qemu_watch(char *const argv[], const struct bm_watch_cfg *c, struct bm_wa
 	pid_t pid;
 
 	memset(r, 0, sizeof(*r));
-	log_fd = open(c->qemu_log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	log_fd = bm_out_open(c->qemu_log, O_WRONLY | O_CLOEXEC, 0644);
 	if (log_fd < 0)
-		return -errno;
+		return log_fd;
 	rc = bm_proc_start(argv, log_fd, &pid);
 	close(log_fd);
+	if (c->fds)
+		bm_qemu_close_fds(c->fds);  /* QEMU has its copies; its locks go with it */
 	if (rc)
 		return rc;
 	t0 = last = now_s();

@@ -58,13 +58,24 @@ done
 printf '#!/bin/sh\necho "qemu-system-x86_64: -accel kvm: failed to set MSR 0x10a" >&2\nexit 1\n' \
 	>"$out/stub1/qemu-system-x86_64"
 printf '#!/bin/sh\nexit 127\n' >"$out/stub127/qemu-system-x86_64"
-# writes hostile bytes where QEMU would write the console, exits 0
+# writes hostile bytes where QEMU would write the console, exits 0: the
+# console is a descriptor bootmark hands over (-add-fd fd=N,set=S and
+# chardev path=/dev/fdset/S)
 cat >"$out/junk/qemu-system-x86_64" <<'EOF'
 #!/bin/sh
+fds= prev= set= con=
 for a in "$@"; do
-	case $a in file,id=con,path=*) con=${a#file,id=con,path=} ;; esac
+	[ "$prev" = -add-fd ] && fds="$fds ${a%%,*}"
+	case $a in file,id=con,path=/dev/fdset/*) set=${a##*/} ;; esac
+	prev=$a
 done
-printf 'Probing EDD\n\355\240\200 \300\257 \357\277\276 \364\220\200\200 \001\033[31m <&>"\047 \377\376\n\302\205 ok\n' >"$con"
+for f in $fds; do
+	n=${f#fd=}
+	[ $((n + 1)) -eq "$set" ] && con=$n
+done
+[ -n "$con" ] || exit 3
+eval "exec 9>&$con"
+printf 'Probing EDD\n\355\240\200 \300\257 \357\277\276 \364\220\200\200 \001\033[31m <&>"\047 \377\376\n\302\205 ok\n' >&9
 exit 0
 EOF
 chmod +x "$out"/stub1/* "$out"/stub127/* "$out"/junk/*
