@@ -196,6 +196,11 @@ check-faults: all
 check-verdicts: all
 	$(Q)BM=$(O)/bootmark sh tests/verdicts.sh
 
+# Shared hosts (issue 24): planted links at every file run, capture, pxe, report,
+# export, lava and --junit write; folders another user could redirect
+check-outsafety: all
+	$(Q)BM=$(O)/bootmark sh tests/outsafety.sh
+
 # make bench's parts are benchmarks, not tests (docs/bench.md); check-bench only proves
 # that its scripts parse and that the seeds scaler and log reader work (1 s, no QEMU).
 # Their C parsing (HELLO timing keys, fio's terse lines, bench-boot's breakdown) is in
@@ -207,7 +212,7 @@ check-bench:
 	$(Q)sh tests/bench/suite_check.sh
 
 check: check-unit check-bench check-image check-host check-report check-e2e check-bisect check-lab check-faults \
-	check-verdicts
+	check-verdicts check-outsafety
 
 # --- make fuzz: libFuzzer on the parsers (not part of check) ------------------------------
 # Each target runs on a copy of its committed corpus, so new inputs stay in $(O)/fuzz/;
@@ -247,7 +252,7 @@ clean:
 
 .PHONY: all check check-unit check-image check-host check-report check-e2e check-bisect run bench deps \
 	check-disk check-pxe check-capture check-lava check-watchdog check-lab check-faults check-bench \
-	check-verdicts \
+	check-verdicts check-outsafety \
 	clean fuzz
 .SECONDARY:
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

@@ -161,14 +161,14 @@ static int check_out(struct plan *p)
 				bm_path(dir, sizeof(dir), "%s/%s.b%d", p->o.out, p->label[i], r);
 			else
 				bm_path(dir, sizeof(dir), "%s/%s", p->o.out, p->label[i]);
+			if (bm_out_plan_entries(dir, bm_boot_files, over))
+				return -EINVAL;
 			bm_path(path, sizeof(path), "%s/results.log", dir);
 			if (bm_is_file(path) && !over) {
 				bm_msg("%s already holds results (%s); choose another --out, "
 				       "or --overwrite", p->o.out, path);
 				return -EEXIST;
 			}
-			if (bm_out_plan_entries(dir, bm_boot_files, over))
-				return -EINVAL;
 		}
 	}
 	return 0;

@@ -140,7 +140,7 @@ int bm_entry_ready(const char *path, int replace_links, char *why, size_t len)
 	if (lstat(path, &st))
 		return errno == ENOENT ? 0 : -errno;
 	if (S_ISLNK(st.st_mode)) {
-		if (replace_links)
+		if (replace_links > 0)
 			return 0;  /* unlinked, never followed */
 		snprintf(why, len, "%s is a symbolic link: bootmark does not write through "
 			 "one (remove it%s)", path, replace_links < 0 ? "" : ", or --overwrite");
@@ -154,7 +154,7 @@ int bm_entry_ready(const char *path, int replace_links, char *why, size_t len)
 		snprintf(why, len, "%s belongs to uid %u (another user)", path, (unsigned)st.st_uid);
 		return -EEXIST;
 	}
-	if (st.st_nlink > 1 && !replace_links) {
+	if (st.st_nlink > 1 && replace_links <= 0) {
 		snprintf(why, len, "%s has %u hard links: bootmark does not write through "
 			 "one", path, (unsigned)st.st_nlink);
 		return -EEXIST;

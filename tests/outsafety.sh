@@ -1,0 +1,161 @@
+#!/bin/sh
+# Shared hosts (issue 24, docs/reliability.md "Shared hosts"): no command writes
+# through a planted name.  A symlink is planted at each file run, capture, pxe,
+# report, export, lava and --junit would write, pointing at a victim file whose
+# sha256 is taken before and after: the command refuses (exit 100, the path
+# named) or replaces the link, and the victim is unchanged.  Folders another
+# user could redirect are refused; a sticky /tmp-like parent is fine.
+# One real boot proves that QEMU itself writes through descriptors.
+# Usage: BM=build/bootmark sh tests/outsafety.sh
+# Exit: 0 pass, 1 fail, 77 skip (not root, no QEMU, the kernel cannot be fetched).
+# shellcheck disable=SC2016
+set -u
+BM=${BM:-build/bootmark}
+case $BM in /*) ;; *) BM=$(pwd)/$BM ;; esac
+kernel=${BM_SAFE_KERNEL:-deb:6.1.0-53-amd64}
+rel=${kernel#deb:}
+pass=0 fail=0
+t_start=$(date +%s)
+
+ok() { pass=$((pass + 1)); echo "ok - $*"; }
+notok() { fail=$((fail + 1)); echo "not ok - $*"; }
+check() { if eval "$2"; then ok "$1"; else notok "$1"; fi; }
+finish() {
+	echo "# $(($(date +%s) - t_start)) s"
+	echo "outsafety: $pass passed, $fail failed"
+	if [ "$fail" -eq 0 ] && [ -z "${BM_KEEP:-}" ]; then rm -rf "$out"; else echo "# kept $out"; fi
+	[ "$fail" -eq 0 ]
+	exit $?
+}
+has() { grep -aq -- "$2" "$1" 2>/dev/null; }
+sum() { sha256sum "$victim" | cut -d' ' -f1; }
+# victim_ok NAME: the victim is as it was
+victim_ok() { check "$1: the link's target is unchanged" '[ "$(sum)" = "$vsum" ]'; }
+
+[ "$(id -u)" -eq 0 ] || { echo "# SKIP needs root (files of another user)"; exit 77; }
+[ -x "$BM" ] || { echo "not ok - $BM missing (make first)"; exit 1; }
+command -v qemu-system-x86_64 >/dev/null || { echo "# SKIP no qemu-system-x86_64"; exit 77; }
+out=$(mktemp -d /tmp/bootmark-safe.XXXXXX) || exit 1
+$BM kernel fetch "$kernel" >"$out/fetch.log" 2>&1 || { cat "$out/fetch.log"; echo "# SKIP cannot fetch $kernel"; exit 77; }
+victim=$out/victim
+printf 'a file that belongs to somebody else\n' >"$victim"
+vsum=$(sum)
+nobody=65534
+
+# run: every name a boot writes, one at a time, without --overwrite: refused
+for f in console.log results.log qemu.log kvm-probe.log kvm-probe.qemu.log disk.img \
+	initrd.img meta.json results.json; do
+	d=$out/run-$f
+	mkdir -p "$d/$rel"
+	ln -s "$victim" "$d/$rel/$f"
+	$BM run --kernel "$kernel" --suite bisect --fs ext4 --out "$d" --accel tcg >"$d.log" 2>&1
+	rc=$?
+	check "run, link at $f: exit 100 (got $rc), the path named" \
+		'[ $rc -eq 100 ] && has "$d.log" "$d/$rel/$f is a symbolic link"'
+	check "run, link at $f: nothing created" '[ "$(ls "$d/$rel")" = "$f" ]'
+done
+victim_ok "run without --overwrite"
+# a file of another user where a boot writes, and a hard link to the victim
+d=$out/run-owner
+mkdir -p "$d/$rel" && : >"$d/$rel/console.log" && chown $nobody "$d/$rel/console.log"
+$BM run --kernel "$kernel" --suite bisect --fs ext4 --out "$d" --accel tcg >"$d.log" 2>&1
+rc=$?
+check "run, console.log of uid $nobody: exit 100 (got $rc)" '[ $rc -eq 100 ] && has "$d.log" "uid $nobody"'
+d=$out/run-hard
+mkdir -p "$d/$rel" && ln "$victim" "$d/$rel/meta.json"
+$BM run --kernel "$kernel" --suite bisect --fs ext4 --out "$d" --accel tcg >"$d.log" 2>&1
+rc=$?
+check "run, meta.json a hard link: exit 100 (got $rc)" '[ $rc -eq 100 ] && has "$d.log" "hard links"'
+victim_ok "run, hard link"
+rm -f "$d/$rel/meta.json"
+# --junit through a link
+d=$out/run-junit
+ln -s "$victim" "$out/junit.xml"
+$BM run --kernel "$kernel" --suite bisect --fs ext4 --out "$d" --accel tcg --junit "$out/junit.xml" \
+	>"$d.log" 2>&1
+rc=$?
+check "run --junit through a link: exit 100 (got $rc), no --out" '[ $rc -eq 100 ] && [ ! -e "$d" ]'
+rm -f "$out/junit.xml"
+
+# --overwrite on a real boot: every planted link is removed as a name, QEMU
+# writes the console and the records through the descriptors bootmark opened
+d=$out/run-over
+mkdir -p "$d/$rel"
+for f in console.log results.log qemu.log disk.img initrd.img meta.json results.json; do
+	ln -s "$victim" "$d/$rel/$f"
+done
+$BM run --kernel "$kernel" --suite bisect --fs ext4 --out "$d" --accel tcg --overwrite \
+	>"$d.log" 2>&1
+rc=$?
+check "run --overwrite over planted links: completed (exit $rc)" '[ $rc -eq 0 ]'
+check "run --overwrite: console.log and results.log are files of its own" \
+	'[ ! -L "$d/$rel/console.log" ] && [ -s "$d/$rel/console.log" ] &&
+	 [ ! -L "$d/$rel/results.log" ] && has "$d/$rel/results.log" " Z n="'
+check "run --overwrite: QEMU got them as descriptors" 'has "$d/$rel/meta.json" "/dev/fdset/"'
+victim_ok "run --overwrite"
+
+# folders: 0777 refused, another user's refused, a sticky parent fine
+mkdir -m 0777 "$out/open"
+$BM run --kernel "$kernel" --suite bisect --fs ext4 --out "$out/open" --accel tcg >"$out/open.log" 2>&1
+rc=$?
+check "run --out of mode 0777: exit 100 (got $rc)" '[ $rc -eq 100 ] && has "$out/open.log" "writable by everyone"'
+$BM run --kernel "$kernel" --suite bisect --fs ext4 --out "$out/open/mine" --accel tcg \
+	>"$out/open2.log" 2>&1
+rc=$?
+check "run --out inside a 0777 folder: exit 100 (got $rc), nothing created" \
+	'[ $rc -eq 100 ] && [ ! -e "$out/open/mine" ]'
+mkdir "$out/theirs" && chown $nobody "$out/theirs"
+$BM run --kernel "$kernel" --suite bisect --fs ext4 --out "$out/theirs" --accel tcg >"$out/theirs.log" 2>&1
+rc=$?
+check "run --out of uid $nobody: exit 100 (got $rc)" '[ $rc -eq 100 ] && has "$out/theirs.log" "another user"'
+mkdir -m 1777 "$out/sticky"
+ln -s "$out/theirs" "$out/sticky/link" && chown -h $nobody "$out/sticky/link"
+$BM run --kernel "$kernel" --suite bisect --fs ext4 --out "$out/sticky/link/x" --accel tcg \
+	>"$out/slink.log" 2>&1
+rc=$?
+check "run --out through another user's symlink in a sticky folder: exit 100 (got $rc)" \
+	'[ $rc -eq 100 ] && has "$out/slink.log" "symbolic link of uid $nobody"'
+log=$out/run-over/$rel/results.log
+$BM parse "$log" --out "$out/sticky/mine" >"$out/sticky.log" 2>&1
+rc=$?
+check "a folder of one's own in a 1777 folder is fine (parse --out, exit $rc)" \
+	'[ $rc -eq 0 ] && [ -s "$out/sticky/mine/results.json" ]'
+
+# report, export, lava: a link at the output file is refused
+ln -s "$victim" "$out/report.html"
+$BM report "$out/run-over" -o "$out/report.html" >"$out/report.log" 2>&1
+rc=$?
+check "report -o through a link: exit 100 (got $rc)" '[ $rc -eq 100 ] && has "$out/report.log" "symbolic link"'
+ln -s "$victim" "$out/export.csv"
+$BM export --format csv --out "$out/export.csv" "$out/run-over" >"$out/export.log" 2>&1
+rc=$?
+check "export --out through a link: exit 100 (got $rc)" '[ $rc -eq 100 ] && has "$out/export.log" "symbolic link"'
+ln -s "$victim" "$out/job.yaml"
+$BM lava --kernel-url http://x/vmlinuz --initrd-url http://x/initrd.img --device-type x86 \
+	--disk-serial S1 -o "$out/job.yaml" >"$out/lava.log" 2>&1
+rc=$?
+check "lava -o through a link: exit 100 (got $rc)" '[ $rc -eq 100 ] && has "$out/lava.log" "symbolic link"'
+victim_ok "report, export, lava"
+
+# capture: its preamble and results folders are replaced, not followed
+mkdir -p "$out/cap"
+ln -s "$victim" "$out/cap/preamble.log"
+{ echo "firmware says hello"; cat "$out/run-over/$rel/results.log"; } >"$out/cap.in"
+$BM capture --file "$out/cap.in" --out "$out/cap" >"$out/cap.log" 2>&1
+rc=$?
+check "capture over a planted preamble.log: completed (exit $rc), the link replaced" \
+	'[ $rc -eq 0 ] && [ ! -L "$out/cap/preamble.log" ]'
+victim_ok "capture"
+
+# pxe: the TFTP tree's files are replaced by renames, never written through
+mkdir -p "$out/tftp/pxelinux.cfg" "$out/tftp/bootmark"
+ln -s "$victim" "$out/tftp/pxelinux.0"
+ln -s "$victim" "$out/tftp/pxelinux.cfg/default"
+ln -s "$victim" "$out/tftp/bootmark/queue-52-54-00-12-34-56"
+$BM pxe --kernel "$kernel" --suite bisect --fs ext4 --out "$out/tftp" --mac 52:54:00:12:34:56 \
+	--disk-serial BMSCRATCH0 >"$out/pxe.log" 2>&1
+rc=$?
+check "pxe over planted links: tree written (exit $rc), links replaced" \
+	'[ $rc -eq 0 ] && [ ! -L "$out/tftp/pxelinux.0" ] && [ ! -L "$out/tftp/pxelinux.cfg/default" ]'
+victim_ok "pxe"
+finish
