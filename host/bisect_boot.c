@@ -152,6 +152,11 @@ int bm_bisect_measure(void *arg, int cand, double *value, char *why, size_t whyl
 		goto out_free_res;
 	bm_msg("%s (%s): %s%s%s", b->label, x->specs[cand].text, bm_status_name(b->res.status),
 	       b->res.status_why[0] ? ": " : "", b->res.status_why);
+	/* a bisection weighs boots against each other: say which were disturbed */
+	if (!b->icount && b->load.samples && bm_load_disturbed(&b->load))
+		bm_msg("%s: the host was busy while it measured (%d other QEMU, %.0f%% of the "
+		       "CPU used by others): its timings may be slower than the kernel's own",
+		       b->label, b->load.qemu_max, b->load.others_pct);
 	if (b->res.status == BM_ST_INTERRUPTED) {
 		rc = -EINTR;   /* not the candidate's fault: the bisection stops */
 	} else if (b->res.status == BM_ST_PROTOCOL_ERROR && !x->boot_mode &&

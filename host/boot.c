@@ -125,6 +125,11 @@ void bm_boot_qemu_cfg(const struct bm_run_cfg *c, const struct bm_boot *b, const
 	};
 }
 
+static void load_sample(void *arg, pid_t qemu)
+{
+	bm_load_sample(arg, qemu);
+}
+
 static int launch(const struct bm_run_cfg *c, struct bm_boot *b)
 {
 	char con[PATH_MAX], res[PATH_MAX], qlog[PATH_MAX];
@@ -133,6 +138,7 @@ static int launch(const struct bm_run_cfg *c, struct bm_boot *b)
 		.console_log = con, .results_log = res, .qemu_log = qlog,
 		.silence_s = c->silence, .timeout_s = c->timeout, .panic_grace_s = PANIC_GRACE_S,
 		.progress = c->progress ? bm_progress_tick : NULL, .progress_arg = c->progress,
+		.sample = load_sample, .sample_arg = &b->load, .sample_s = 5,
 	};
 	int rc;
 
@@ -155,7 +161,9 @@ static int launch(const struct bm_run_cfg *c, struct bm_boot *b)
 	}
 	bm_msg("booting %s (run %s, %s)", b->label, b->run, b->kvm ? "kvm" : "tcg");
 	bm_utc_now(b->start, sizeof(b->start));
+	bm_load_start(&b->load);
 	rc = bm_qemu_watch(b->argv.v, &w, &b->w);
+	bm_load_end(&b->load);
 	bm_qemu_close_fds(&q);  /* if QEMU never started */
 	if (c->progress)
 		bm_progress_end(c->progress);
@@ -249,6 +257,8 @@ int bm_boot_one(const struct bm_run_cfg *c, struct bm_kspec *spec, struct bm_boo
 
 	b->planned = c->planned;
 	b->fail_on_warning = c->fail_on_warning;
+	b->exclusive = c->exclusive;
+	b->icount = c->icount >= 0;
 	rc = bm_mkdir_p(b->dir, 0755);
 	/* unlinkat, never followed: a planted link goes as a name */
 	if (!rc && c->overwrite)

@@ -6,6 +6,7 @@
 #include <limits.h>
 #include <stdio.h>
 
+#include "hostload.h"
 #include "kernel.h"
 #include "progress.h"
 #include "qemu.h"
@@ -32,6 +33,9 @@ struct bm_boot {
 	char qemu_said[200];          /* QEMU's last words when it exited non-zero */
 	long long planned;            /* tests the host's suite plans (meta.json) */
 	int fail_on_warning;          /* --fail-on-warning (meta.json: readers class alike) */
+	struct bm_load load;          /* the host's load over the boot (meta.json load_*) */
+	int exclusive;                /* the run held the host's lock exclusively */
+	int icount;                   /* virtual time: the load does not show in timings */
 	struct bm_results res;
 };
 
@@ -53,6 +57,7 @@ struct bm_run_cfg {
 	int icount;               /* -1 off, else -icount shift (TCG only) */
 	long long planned;        /* tests one boot runs per the host's suite; 0 unknown */
 	int overwrite;            /* --overwrite: a label folder's old entries go first */
+	int exclusive;            /* --exclusive: the host's measuring lock is held */
 	struct bm_progress *progress;  /* live line of the next boot; NULL = none */
 };
 
@@ -81,6 +86,19 @@ int bm_boot_load(const char *dir, const char *run, struct bm_results *r, struct 
  * classified from their logs alone.  0, or -errno when no log can be read.
  */
 int bm_boot_read(const char *dir, const char *run, struct bm_results *r);
+
+/* The host's load over a boot, as its meta.json recorded it (hostload.h). */
+struct bm_load_info {
+	int known;           /* meta.json has the load_* keys */
+	int disturbed;       /* bm_load_disturbed() held */
+	int other_qemu;      /* other QEMU processes seen at once */
+	int icount;          /* virtual time: timings immune to the load */
+	int exclusive;       /* run --exclusive held the host */
+	double others_pct;   /* CPU share used by all but the boot's QEMU; -1 unknown */
+	double steal_pct, load1_max;
+};
+/* 0, or -ENOENT when dir's meta.json holds no load record. */
+int bm_boot_load_info(const char *dir, struct bm_load_info *li);
 
 /* meta.json's names of the watchdog verdicts; bm_watch_parse: -1 unknown. */
 const char *bm_watch_name(enum bm_watch w);

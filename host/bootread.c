@@ -91,3 +91,35 @@ int bm_boot_read(const char *dir, const char *run, struct bm_results *r)
 	bm_classify_boot(r, &con, &m.f);
 	return 0;
 }
+
+static double fnum(const char *text, size_t len, const char *key, double dflt)
+{
+	char v[64], *end;
+	double d;
+
+	if (bm_json_get(text, len, key, v, sizeof(v)))
+		return dflt;
+	d = strtod(v, &end);
+	return end != v && !*end ? d : dflt;
+}
+
+int bm_boot_load_info(const char *dir, struct bm_load_info *li)
+{
+	char path[PATH_MAX], v[16], *text = NULL;
+	size_t len = 0;
+
+	memset(li, 0, sizeof(*li));
+	if (bm_path(path, sizeof(path), "%s/meta.json", dir) ||
+	    bm_read_file(path, &text, &len, (size_t)1 << 24))
+		return -ENOENT;
+	li->known = !bm_json_get(text, len, "load_disturbed", v, sizeof(v));
+	li->disturbed = li->known && !strcmp(v, "true");
+	li->other_qemu = (int)num(text, len, "load_other_qemu", 0);
+	li->icount = num(text, len, "icount", 0) == 1;
+	li->exclusive = num(text, len, "exclusive", 0) == 1;
+	li->others_pct = fnum(text, len, "load_cpu_others_pct", -1);
+	li->steal_pct = fnum(text, len, "load_steal_pct", -1);
+	li->load1_max = fnum(text, len, "load_avg1_max", -1);
+	free(text);
+	return li->known ? 0 : -ENOENT;
+}

@@ -14,6 +14,7 @@
 #include "boot.h"
 #include "cli.h"
 #include "initrd.h"
+#include "hostlock.h"
 #include "junit.h"
 #include "outdir.h"
 #include "profile.h"
@@ -33,7 +34,7 @@ struct run_opts {
 	char junit[PATH_MAX];
 	char repeat_s[16], cov[16];
 	long long repeat, repeat_min, repeat_max;
-	int tap, overwrite;
+	int tap, overwrite, exclusive;
 	struct bm_boot_opts b;
 };
 
@@ -56,6 +57,9 @@ static const struct bm_opt run_tab[] = {
 	  .def = "0", .help = "print the verdicts as TAP 13 after the table" },
 	{ .name = "overwrite", .type = BM_OPT_BOOL, .off = offsetof(struct run_opts, overwrite),
 	  .def = "0", .help = "let the boots replace results already in --out (default: refuse)" },
+	{ .name = "exclusive", .type = BM_OPT_BOOL, .off = offsetof(struct run_opts, exclusive),
+	  .def = "0", .help = "wait until no other run measures on this host, and keep the host "
+	  "(a host-wide lock; not needed with --icount)" },
 	BM_OPT_END,
 };
 
@@ -79,6 +83,7 @@ struct plan {
 	int autorep;                  /* --repeat auto; o.repeat is then --repeat-max */
 	double cov;
 	int *round;                   /* round of each boot in boots[] */
+	int lock_mode, lock_fd;       /* the host's measuring lock (hostlock.h) */
 	struct bm_setup s;
 	struct bm_progress prog;
 };
@@ -273,6 +278,7 @@ static int boot_all(struct plan *p, struct bm_boot *boots, struct bm_rep *rep, i
 	bm_setup_run_cfg(&p->s, &p->o.b, p->o.out, p->o.suite, p->o.fs, &c);
 	c.progress = &p->prog;
 	c.overwrite = p->o.overwrite;
+	c.exclusive = p->lock_mode == BM_LOCK_EXCLUSIVE;
 	for (i = 0; i < p->nk; i++)
 		need[i] = 1;
 	for (r = 1; r <= p->o.repeat && more && !bm_stop_signal(); r++) {
@@ -446,6 +452,24 @@ static int finish_rep(struct plan *p, struct bm_rep *rep)
 	return rc;
 }
 
+/* The host's measuring lock: --exclusive waits for it, --icount needs none. */
+static int take_host(struct plan *p)
+{
+	int rc;
+
+	p->lock_mode = p->o.b.icount >= 0 ? BM_LOCK_NONE :
+		       p->o.exclusive ? BM_LOCK_EXCLUSIVE : BM_LOCK_SHARED;
+	if (p->o.exclusive && p->lock_mode == BM_LOCK_NONE)
+		bm_msg("--exclusive: --icount's virtual time does not see the host's load; no lock");
+	rc = bm_host_lock(p->lock_mode, &p->lock_fd);
+	if (rc && rc != -EINTR) {
+		bm_msg("cannot take the host's measuring lock: %s", strerror(-rc));
+		if (p->lock_mode == BM_LOCK_SHARED)
+			rc = 0;  /* the load in meta.json still tells */
+	}
+	return rc;
+}
+
 int bm_cmd_run(int argc, char **argv)
 {
 	struct plan *p = calloc(1, sizeof(*p));
@@ -456,6 +480,7 @@ int bm_cmd_run(int argc, char **argv)
 
 	if (!p)
 		return BM_EXIT_SYSTEM;
+	p->lock_fd = -1;
 	rc = plan_run(p, argc, argv);
 	if (rc == 1) {
 		run_usage(stdout);
@@ -468,6 +493,11 @@ int bm_cmd_run(int argc, char **argv)
 	}
 	/* From here on a signal ends the run with its records written. */
 	bm_stop_catch();
+	rc = take_host(p);
+	if (rc) {
+		rc = rc == -EINTR ? 128 + bm_stop_signal() : BM_EXIT_SYSTEM;
+		goto out_free_plan;
+	}
 	rc = bm_mkdir_p(p->o.out, 0755);
 	if (rc) {
 		bm_msg("cannot create %s: %s", p->o.out, strerror(-rc));
@@ -508,6 +538,7 @@ out_free_boots:
 	free(boots);
 	free(p->round);
 out_free_plan:
+	bm_host_unlock(p->lock_fd);
 	free(p);
 	fflush(stdout);
 	/* everything is written: end by the signal, as the caller expects */

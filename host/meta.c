@@ -82,6 +82,28 @@ static void qemu_exit(struct bm_json *j, int status)
 		bm_json_null(j);
 }
 
+/* Flat load_* keys, so that readers (bootread.c) take them with bm_json_get. */
+static void host_load(struct bm_json *j, const struct bm_boot *b)
+{
+	const struct bm_load *l = &b->load;
+
+	bm_json_knum(j, "load_avg1_start", l->load1_start);
+	bm_json_knum(j, "load_avg1_end", l->load1_end);
+	bm_json_knum(j, "load_avg1_max", l->load1_max);
+	bm_json_kint(j, "load_ncpu", l->ncpu);
+	bm_json_knum(j, "load_cpu_busy_pct", l->busy_pct);
+	bm_json_knum(j, "load_cpu_others_pct", l->others_pct);
+	bm_json_knum(j, "load_steal_pct", l->steal_pct);
+	bm_json_knum(j, "load_iowait_pct", l->iowait_pct);
+	bm_json_kint(j, "load_other_qemu", l->qemu_max);
+	bm_json_kstr(j, "load_other_qemu_pids", l->others);
+	bm_json_kint(j, "load_samples", l->samples);
+	bm_json_key(j, "load_disturbed");
+	bm_json_bool(j, l->samples && bm_load_disturbed(l));
+	bm_json_kint(j, "exclusive", b->exclusive);
+	bm_json_kint(j, "icount", b->icount);
+}
+
 static void meta_body(FILE *f, const void *arg)
 {
 	const struct bm_boot *b = arg;
@@ -120,6 +142,7 @@ static void meta_body(FILE *f, const void *arg)
 	bm_json_kstr(&j, "qemu_said", b->qemu_said);
 	bm_json_kint(&j, "planned_tests", b->planned);
 	bm_json_kint(&j, "fail_on_warning", b->fail_on_warning);
+	host_load(&j, b);
 	bm_json_kstr(&j, "status", bm_status_name(b->res.status));
 	bm_json_kstr(&j, "status_why", b->res.status_why);
 	bm_json_obj_end(&j);

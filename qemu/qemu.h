@@ -74,6 +74,11 @@ struct bm_watch_cfg {
 	void (*progress)(void *arg, const char *results_log, double elapsed, double now);
 	void *progress_arg;
 	struct bm_qemu_cfg *fds;  /* descriptors to close once QEMU runs; NULL none */
+	/* Called once QEMU runs and then every sample_s seconds with its pid
+	 * (the host's load, hostload.h); NULL = none. */
+	void (*sample)(void *arg, pid_t qemu);
+	void *sample_arg;
+	int sample_s;
 };
 
 struct bm_watch_result {

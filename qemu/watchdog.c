@@ -124,7 +124,7 @@ static void finish(struct bm_watch_result *r, enum bm_watch v, pid_t pid, double
 int bm_qemu_watch(char *const argv[], const struct bm_watch_cfg *c, struct bm_watch_result *r)
 {
 	struct con_tail con = { .fd = -1 };
-	double t0, last, panic_at = 0;
+	double t0, last, panic_at = 0, sampled = 0;
 	off_t res_size = 0;
 	char why[160];
 	int log_fd, rc, hello, own_catch;
@@ -173,6 +173,10 @@ int bm_qemu_watch(char *const argv[], const struct bm_watch_cfg *c, struct bm_wa
 			last = t;
 		if (c->progress)
 			c->progress(c->progress_arg, c->results_log, t - t0, t);
+		if (c->sample && (!sampled || t - sampled >= c->sample_s)) {
+			c->sample(c->sample_arg, pid);
+			sampled = t;
+		}
 		if (con.panic && !panic_at)
 			panic_at = t;
 		if (panic_at && t - panic_at > c->panic_grace_s) {
