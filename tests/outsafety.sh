@@ -158,4 +158,40 @@ rc=$?
 check "pxe over planted links: tree written (exit $rc), links replaced" \
 	'[ $rc -eq 0 ] && [ ! -L "$out/tftp/pxelinux.0" ] && [ ! -L "$out/tftp/pxelinux.cfg/default" ]'
 victim_ok "pxe"
+
+# neighbours: a busy QEMU (a kernel panicked with panic=0 spins under TCG) next
+# to run A; run B --exclusive started while A measures waits for A and says so
+vmlinuz=$(/usr/bin/python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["vmlinuz"])' \
+	"$out/run-over/$rel/meta.json")
+qemu-system-x86_64 -nodefaults -nographic -no-user-config -accel tcg -m 128 -serial none \
+	-kernel "$vmlinuz" -append "panic=0" >/dev/null 2>&1 &
+busy=$!
+export BOOTMARK_LOCK_DIR="$out/lock"
+$BM run --kernel "$kernel" --suite bisect --fs ext4 --out "$out/loadA" --accel tcg >"$out/loadA.log" 2>&1 &
+apid=$!
+i=0
+while [ $i -lt 120 ] && ! grep -aqs " H v=" "$out/loadA/$rel/results.log"; do
+	sleep 1
+	i=$((i + 1))
+done
+$BM run --kernel "$kernel" --suite bisect --fs ext4 --out "$out/loadB" --accel tcg --exclusive \
+	>"$out/loadB.log" 2>&1
+brc=$?
+wait "$apid"
+arc=$?
+kill "$busy" 2>/dev/null
+wait "$busy" 2>/dev/null
+unset BOOTMARK_LOCK_DIR
+json() { /usr/bin/python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
+check "load: both runs completed (A $arc, B $brc)" '[ $arc -eq 0 ] && [ $brc -eq 0 ]'
+check "load: A's meta.json saw the other QEMU and calls the boot disturbed" \
+	'[ "$(json "$out/loadA/$rel/meta.json" "d[\"load_other_qemu\"] >= 1 and d[\"load_disturbed\"]")" = True ]'
+check "load: A's meta.json has the CPU shares" \
+	'[ "$(json "$out/loadA/$rel/meta.json" "0 <= d[\"load_cpu_others_pct\"] <= 100")" = True ]'
+check "exclusive: B said whom it waited for (pid $apid)" \
+	'has "$out/loadB.log" "waiting for the runs measuring on this host: pid $apid "'
+check "exclusive: B booted after A ended" \
+	'[ "$(json "$out/loadB/$rel/meta.json" "d[\"start\"]")" \> "$(json "$out/loadA/$rel/meta.json" "d[\"end\"]")" ] ||
+	 [ "$(json "$out/loadB/$rel/meta.json" "d[\"start\"]")" = "$(json "$out/loadA/$rel/meta.json" "d[\"end\"]")" ]'
+check "exclusive: B's meta.json says so" '[ "$(json "$out/loadB/$rel/meta.json" "d[\"exclusive\"]")" = 1 ]'
 finish
