@@ -157,6 +157,11 @@ check-e2e: all $(O)/gcc/tests/e2e_check
 check-report: all
 	$(Q)BM=$(O)/bootmark sh tests/report_html.sh || [ $$? -eq 77 ]
 
+# compare's verdict on real boots: an A/A run (smoke, ext4, real time) reports no change,
+# the bisect pair's slowdown (init_on_alloc=1) is dd64r's headline regression (QEMU)
+check-compare: all
+	$(Q)BM=$(O)/bootmark sh tests/compare_verdict.sh
+
 # bisect over a list, git bisect run with bisect-step, bisect-step's exit codes (QEMU)
 check-bisect: all
 	$(Q)BM=$(O)/bootmark sh tests/bisect.sh
@@ -211,8 +216,8 @@ check-bench:
 		echo "ok - $(words $(BENCH_SCRIPTS)) bench scripts parse"
 	$(Q)sh tests/bench/suite_check.sh
 
-check: check-unit check-bench check-image check-host check-report check-e2e check-bisect check-lab check-faults \
-	check-verdicts check-outsafety
+check: check-unit check-bench check-image check-host check-report check-compare check-e2e check-bisect \
+	check-lab check-faults check-verdicts check-outsafety
 
 # --- make fuzz: libFuzzer on the parsers (not part of check) ------------------------------
 # Each target runs on a copy of its committed corpus, so new inputs stay in $(O)/fuzz/;
@@ -250,7 +255,8 @@ deps:
 clean:
 	rm -rf $(O)
 
-.PHONY: all check check-unit check-image check-host check-report check-e2e check-bisect run bench deps \
+.PHONY: all check check-unit check-image check-host check-report check-compare check-e2e check-bisect \
+	run bench deps \
 	check-disk check-pxe check-capture check-lava check-watchdog check-lab check-faults check-bench \
 	check-verdicts check-outsafety \
 	clean fuzz
