@@ -160,7 +160,7 @@ check-report: all
 # compare's verdict on real boots: an A/A run (smoke, ext4, real time) reports no change,
 # the bisect pair's slowdown (init_on_alloc=1) is dd64r's headline regression (QEMU)
 check-compare: all
-	$(Q)BM=$(O)/bootmark sh tests/compare_verdict.sh
+	$(Q)BM=$(O)/bootmark COMPARE_PARTS=aa sh tests/compare_verdict.sh
 
 # bisect over a list, git bisect run with bisect-step, bisect-step's exit codes (QEMU)
 check-bisect: all

@@ -18,7 +18,9 @@
 #    rightly no verdict, so when either side's CoV is above 5% the pair is booted
 #    once more (3 boots each again) and the new boots are judged.
 # BM_COMPARE_AA=DIR / BM_COMPARE_AB=DIR reuse run folders of an earlier run
-# instead of booting; COMPARE_PARTS="aa ab" picks the parts.
+# instead of booting; COMPARE_PARTS="aa ab" picks the parts.  make check runs aa
+# here and ab inside tests/bisect.sh on the boots of its bisection's two ends
+# (c01 = init_on_alloc=0, c08 = init_on_alloc=1), which booted them already.
 # Exit: 0 pass, 1 fail, 77 skip (no QEMU or python3, the kernel cannot be fetched).
 set -u
 kernel=${BM_COMPARE_KERNEL:-deb:6.1.0-53-amd64}
@@ -62,7 +64,7 @@ aa() {
 	if [ -z "${BM_COMPARE_AA:-}" ]; then
 		t0=$(date +%s)
 		$bin run --kernel "$kernel" --kernel "$kernel quiet" --repeat 3 --suite smoke --fs ext4 \
-			--out "$dir" >"$out/aa.log" 2>&1
+			--accel tcg --out "$dir" >"$out/aa.log" 2>&1
 		rc=$?
 		echo "# A/A: 6 boots of the smoke suite in $(($(date +%s) - t0)) s"
 		check "A/A: bootmark run exits 0 (got $rc)" "[ $rc -eq 0 ]"
