@@ -127,6 +127,7 @@ static int add_boot(const char *dir, void *arg)
 	}
 	b->kidx = rc;
 	b->nth = ++c->kboots[rc];
+	bm_boot_load_info(dir, &b->load);  /* unknown for logs from elsewhere */
 	c->nboots++;
 	return 0;
 }

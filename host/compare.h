@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "boot.h"
 #include "bootdirs.h"
 #include "cmpstats.h"
 #include "opts.h"
@@ -68,6 +69,7 @@ struct bm_cmp_boot {        /* one boot directory */
 	char kernel[128];       /* HELLO kernel, else label without ".bN" */
 	int kidx;               /* index in bm_cmp.kernels */
 	int nth;                /* 1-based among the boots of its kernel */
+	struct bm_load_info load; /* the host's load over it (meta.json), known or not */
 	struct bm_results r;
 };
 
@@ -161,6 +163,18 @@ void bm_cmp_print_summary(FILE *f, const struct bm_cmp *c, int md);
 struct bm_json;
 /* The keys "rules" and "findings" of compare's JSON object. */
 void bm_cmp_json_summary(struct bm_json *j, const struct bm_cmp *c);
+
+/*
+ * The host's load behind the boots (host/compare_load.c; docs/reliability.md,
+ * "Shared hosts"): 1 when the kernels' boots ran under different load (the
+ * share of disturbed boots differs, or others' mean CPU share by more than 10
+ * points), with a line per kernel; printed as a section of its own when it
+ * differs or any boot was disturbed.  Boots under --icount are immune.
+ */
+int bm_cmp_load_differs(const struct bm_cmp *c);
+void bm_cmp_print_load(FILE *f, const struct bm_cmp *c, int md);
+void bm_cmp_json_load(struct bm_json *j, const struct bm_cmp *c);
+void bm_cmp_html_load(FILE *f, const struct bm_cmp *c);
 
 /* The whole command on dirs; 0, -EINVAL (bad input, reported), -errno. */
 int bm_compare(FILE *f, char *const *dirs, int nd, const struct bm_compare_opts *o);

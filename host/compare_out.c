@@ -153,6 +153,7 @@ static void human(FILE *f, const struct bm_cmp *c, const struct bm_compare_opts 
 			"its headline metric, its other changed metrics under it\n",
 		c->nkernels ? c->kernels[0] : "-", rules);
 	print_missing(f, c, md ? "- " : "missing: ");
+	bm_cmp_print_load(f, c, md);
 	bm_cmp_print_summary(f, c, md);
 	for (i = 0; i < c->nrows; i = j) {
 		for (j = i + 1; j < c->nrows && c->rows[j].block == c->rows[i].block; j++)
@@ -222,6 +223,7 @@ static void json(FILE *f, const struct bm_cmp *c)
 	bm_json_kstr(&j, "baseline", c->nkernels ? c->kernels[0] : "");
 	bm_json_knum(&j, "alpha", c->rules.alpha);
 	bm_cmp_json_summary(&j, c);
+	bm_cmp_json_load(&j, c);
 	bm_json_key(&j, "missing");
 	bm_json_arr_begin(&j);
 	for (i = 0; i < c->nboots; i++) {

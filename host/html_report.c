@@ -306,6 +306,7 @@ int bm_html_report(FILE *f, const struct bm_cmp *c)
 	      "\xc2\xb1 one stddev of the repeats.</p>\n", f);
 	summary(f, c);
 	missing(f, c);
+	bm_cmp_html_load(f, c);
 	fputs("<h2>Plots</h2>\n", f);
 	if (rc)
 		fputs("<p>Out of memory: plots left out.</p>\n", f);
