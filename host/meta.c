@@ -121,6 +121,8 @@ static void meta_body(FILE *f, const void *arg)
 	bm_json_kstr(&j, "initrd", b->initrd);
 	bm_json_kstr(&j, "initrd_sha256", b->sha_initrd);
 	bm_json_kstr(&j, "initrd_parts", b->initrd_desc);
+	bm_json_kstr(&j, "config_archive", b->config_archive);
+	bm_json_kstr(&j, "config_archive_sha256", b->sha_config);
 	bm_json_kstr(&j, "run", b->run);
 	bm_json_kstr(&j, "append", b->append);
 	bm_json_kstr(&j, "accel", b->kvm ? "kvm" : "tcg");
