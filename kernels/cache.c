@@ -82,9 +82,10 @@ static void list_cached(FILE *f, const char *dir, char ***cached, size_t *ncache
 		nmodules = 0;
 		if (!bm_path(mods, sizeof(mods), "%s/lib/modules/%s", k.modroot, k.release))
 			nftw(mods, count_ko, 16, FTW_PHYS);
-		fprintf(f, "  %-32s vmlinuz %6.1f MiB  %5lu modules  %s %s\n", k.release,
+		fprintf(f, "  %-32s vmlinuz %6.1f MiB  %5lu modules  %s%s%s\n", k.release,
 			(double)st.st_size / (1024 * 1024), nmodules,
-			k.deb_version[0] ? k.deb_version : "(version not recorded)", k.deb_archive);
+			k.deb_version[0] ? k.deb_version : "(version not recorded)",
+			k.deb_archive[0] ? " " : "", k.deb_archive);
 		push(cached, ncached, k.release, strlen(k.release));
 	}
 	closedir(d);
@@ -122,8 +123,12 @@ int bm_kernel_list(FILE *f)
 	for (i = 0; i < navail; i++) {
 		for (j = 0; j < ncached && strcmp(cached[j], avail[i].release); j++)
 			;
-		fprintf(f, "  %-32s %-24s %-20s%s\n", avail[i].release, avail[i].version,
-			avail[i].archive, j < ncached ? " [cached]" : "");
+		if (j < ncached)
+			fprintf(f, "  %-32s %-24s %-20s [cached]\n", avail[i].release,
+				avail[i].version, avail[i].archive);
+		else
+			fprintf(f, "  %-32s %-24s %s\n", avail[i].release, avail[i].version,
+				avail[i].archive);
 	}
 	if (!navail)
 		fprintf(f, "  (none: bootmark kernel update?)\n");

@@ -284,19 +284,24 @@ static void add_word(char *buf, size_t len, const char *word)
 		append(buf, len, &used, "%s%s", used ? ", " : "", word);
 }
 
-/* The suites of the update log's "Err:N URI SUITE TARGET" lines. */
+/* The suites of the update log's "Err:N URI SUITE TARGET" lines, in
+ * bm_deb_suites' order (apt prints them as the downloads end). */
 static void failed_suites(const char *log, char *buf, size_t len)
 {
-	char line[1024], uri[512], suite[BM_DEB_SUITE_MAX];
+	char line[1024], uri[512], suite[BM_DEB_SUITE_MAX], seen[512] = "";
 	FILE *f = fopen(log, "re");
+	int i;
 
 	buf[0] = '\0';
 	if (!f)
 		return;
 	while (fgets(line, sizeof(line), f))
 		if (!strncmp(line, "Err:", 4) && sscanf(line, "%*s %511s %63s", uri, suite) == 2)
-			add_word(buf, len, suite);
+			add_word(seen, sizeof(seen), suite);
 	fclose(f);
+	for (i = 0; bm_deb_suites[i]; i++)
+		if (has_word(seen, bm_deb_suites[i]))
+			add_word(buf, len, bm_deb_suites[i]);
 }
 
 /* The suites (as written in the sources) that have lists, one per line. */
