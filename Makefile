@@ -218,6 +218,11 @@ check-verdicts: all
 check-outsafety: all
 	$(Q)BM=$(O)/bootmark $(STEP) outsafety sh tests/outsafety.sh
 
+# A kernel cache concurrent processes share (issue 24): two fetches at once, a fetch
+# killed mid-extract, three runs at once on an empty cache
+check-sharedcache: all
+	$(Q)BM=$(O)/bootmark $(STEP) sharedcache sh tests/sharedcache.sh
+
 # deb: kernels through bootmark's own apt (Debian 12 and 13 archives, signatures
 # checked, a suite that cannot be fetched named): kernel update, list, fetch
 check-kernels: all
@@ -233,7 +238,8 @@ check-bench:
 	$(Q)$(STEP) bench sh tests/scripts_check.sh
 
 CHECK_PARTS := check-unit check-bench check-kernels check-image check-host check-report \
-	check-compare check-e2e check-bisect check-lab check-faults check-verdicts check-outsafety
+	check-compare check-e2e check-bisect check-lab check-faults check-verdicts check-outsafety \
+	check-sharedcache
 check:
 	$(Q)mkdir -p $(O) && : > $(O)/check.log
 	$(Q)CHECK_LOG=$(abspath $(O))/check.log $(MAKE) --no-print-directory $(CHECK_PARTS); \
@@ -287,6 +293,6 @@ clean:
 .PHONY: all check check-unit check-image check-host check-report check-compare check-e2e check-bisect \
 	run bench deps \
 	check-disk check-pxe check-capture check-lava check-watchdog check-lab check-faults check-bench \
-	check-verdicts check-outsafety check-kernels check-distro clean fuzz
+	check-verdicts check-outsafety check-sharedcache check-kernels check-distro clean fuzz
 .SECONDARY:
 -include $(shell find $(O) -name '*.d' 2>/dev/null)
