@@ -32,9 +32,9 @@ CMD_WORDS = {"bootmark", "bootmark-runner", "make", "git", "sh", "lavacli", "ins
              "echo", "grep", "test", "ls", "sed"}
 ASSIGN = re.compile(r"^[A-Z_][A-Z0-9_]*=")
 MARKER = re.compile(r"^<!--\s*doc-test:(.*?)-->\s*$")
-SKIP_KINDS = {"hardware": "need lab hardware", "long": "take long (many boots, builds, hours)",
-              "reference": "are references, not commands to type",
-              "missing": "need a package this host lacks"}
+SKIP_KINDS = {"hardware": "lab hardware", "long": "long (many boots, kernel builds, benchmarks)",
+              "reference": "reference (a command bootmark runs itself)",
+              "missing": "a package this host lacks"}
 TIMEOUT = 900
 
 
@@ -318,7 +318,10 @@ class Runner:
             os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "bootmark")
         self.env = dict(os.environ)
         self.env["PATH"] = out_dir + ":" + self.env.get("PATH", "/usr/bin:/bin")
-        self.env.pop("DOCS_KEEP", None)
+        # the examples are not parts of this make check: their own make check-*
+        # must not count in its summary
+        for k in ("DOCS_KEEP", "CHECK_LOG"):
+            self.env.pop(k, None)
         self.ran = self.passed = 0
         self.failed, self.skipped = [], []
         self.n = 0
@@ -491,9 +494,10 @@ def main():
           "%d blocks of output or formats; %.0f s"
           % (runner.ran, runner.passed, len(runner.failed), len(runner.skipped),
              " (" + why + ")" if why else "", forms, spans, len(errors), other, secs))
-    print("# SUMMARY %d doc examples ran, %d passed, %d failed; %d marked not runnable here%s"
+    print("# SUMMARY %d doc examples ran, %d passed, %d failed; %d marked not runnable here%s%s"
           % (runner.ran, runner.passed, len(runner.failed), len(runner.skipped),
-             ": " + why if why else ""))
+             ": " + why if why else "",
+             "; %d errors in synopses, options or targets" % len(errors) if errors else ""))
     ok = not runner.failed and not errors
     if listing:
         pass
