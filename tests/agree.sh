@@ -117,11 +117,11 @@ if want lava; then
 fi
 
 if want kvm; then
-	mkdir -p "$out/stub"
+	mkdir -p "$out/failqemu"
 	printf '#!/bin/sh\necho "qemu-system-x86_64: error: failed to set MSR 0x10a to 0x2000000" >&2\nexit 1\n' \
-		>"$out/stub/qemu-system-x86_64"
-	chmod +x "$out/stub/qemu-system-x86_64"
-	PATH=$out/stub:$PATH $BM run --kernel "$kernel" --suite bisect --fs ext4 --accel kvm \
+		>"$out/failqemu/qemu-system-x86_64"
+	chmod +x "$out/failqemu/qemu-system-x86_64"
+	PATH=$out/failqemu:$PATH $BM run --kernel "$kernel" --suite bisect --fs ext4 --accel kvm \
 		--out "$out/kvm" >"$out/kvm.log" 2>&1
 	rc=$?
 	check "--accel kvm, QEMU fails on KVM: exit 111 (got $rc)" '[ $rc -eq 111 ]'
