@@ -60,9 +60,14 @@ static const struct bm_opt bisect_tab[] = {
 
 static void bisect_usage(FILE *f)
 {
-	fprintf(f, "usage: bootmark bisect --candidates FILE (--metric W.V.M | --boot) [--fs ext4]\n"
-		   "                       [--threshold 5%%] [--repeat N] [--out DIR] [options]\n\n"
-		   "FILE: one kernel spec per line in order, the first known good, the last known\n"
+	static const struct bm_usage forms[] = {
+		{ .cmd = "bootmark bisect",
+		  .lead = "--candidates FILE (--metric W.V.M | --boot)", .tab = bisect_tab },
+		{ .cmd = NULL },
+	};
+
+	bm_cli_usage(f, forms);
+	fprintf(f, "\nFILE: one kernel spec per line in order, the first known good, the last known\n"
 		   "bad: RELEASE, deb:RELEASE or local:BZIMAGE[:MODULES], each optionally followed\n"
 		   "by kernel command-line arguments; '#' starts a comment line.\n"
 		   "Exit: 0 first bad candidate found, 1 no exact answer (the ends do not differ,\n"
