@@ -24,6 +24,7 @@
 #include "outdir.h"
 #include "qemu.h"
 #include "util.h"
+#include "schema.h"
 
 #define MAX_CANDIDATES 1000
 
@@ -267,6 +268,7 @@ static int write_json(const struct bisect *B)
 	rc = 0;
 	bm_json_init(&j, f, 1);
 	bm_json_obj_begin(&j);
+	bm_json_kstr(&j, "schema", BM_SCHEMA_BISECT);
 	bm_json_kint(&j, "version", 1);
 	bm_json_kstr(&j, "metric", B->o.boot ? "" : B->o.metric);
 	bm_json_kstr(&j, "unit", B->m.unit);
