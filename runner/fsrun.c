@@ -106,7 +106,7 @@ static int setup_profiles(struct fsrun *r, char *err, size_t errlen)
 }
 
 int fsrun_setup(struct fsrun *r, const struct runner_cfg *cfg, struct emitter *em,
-		const struct modidx *mi, const struct disk_info *disk)
+		const struct bm_moddb *mi, const struct disk_info *disk)
 {
 	char err[300], dir[256];
 	int ret;

@@ -19,7 +19,7 @@
 struct fsrun {
 	const struct runner_cfg *cfg;
 	struct emitter *em;
-	const struct modidx *mi;        /* NULL: no module tree, load nothing */
+	const struct bm_moddb *mi;        /* NULL: no module tree, load nothing */
 	const struct disk_info *disk;
 	struct bm_suite suite;
 	struct bm_fsprof prof[FSRUN_FS_MAX];
@@ -35,7 +35,7 @@ int fsrun_job_opts(const struct wl_ops *w, const char *args, void **out,
 		   char *err, size_t errlen);
 /* Loads suite, profiles and job options; a problem is an E class=config. */
 int fsrun_setup(struct fsrun *r, const struct runner_cfg *cfg, struct emitter *em,
-		const struct modidx *mi, const struct disk_info *disk);
+		const struct bm_moddb *mi, const struct disk_info *disk);
 /* Tests the loaded suite expands into: jobs x tests x filesystems x repeats. */
 unsigned fsrun_planned(const struct fsrun *r);
 /* Runs everything; returns -EBUSY when the disk was left unusable. */

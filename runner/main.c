@@ -38,7 +38,7 @@ struct boot {
 	int cfg_bad;
 	char *cmdline;
 	struct emitter em;
-	struct modidx mi;
+	struct bm_moddb mi;
 	int have_mi;
 	struct disk_info disk;
 	int have_disk;
@@ -192,18 +192,19 @@ static int boot_modules(struct boot *b, char *err, size_t errlen)
 		snprintf(err, errlen, "uname failed: %s", strerror(errno));
 		return -EIO;
 	}
-	ret = modidx_load(&b->mi, dir, err, errlen);
+	ret = bm_moddb_load(&b->mi, dir, err, errlen);
 	if (ret == -ENOENT && access(dir, F_OK)) {
 		/* No module tree at all: a kernel built with everything in it
 		 * (bootmark kernel build).  What is missing shows up as a
 		 * failing mkfs or mount, with its own error record. */
 		rlog(RLOG_INFO, "no %s: assuming %s built in", dir,
 		     b->cfg.modules[0] ? b->cfg.modules : "every module");
-		modidx_free(&b->mi);
+		bm_moddb_free(&b->mi);
 		err[0] = '\0';
 		return 0;
 	}
 	if (ret) {
+		bm_moddb_free(&b->mi);
 		/* A kernel with everything built in needs no module tree. */
 		return b->cfg.modules[0] ? ret : 0;
 	}

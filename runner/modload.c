@@ -39,12 +39,12 @@ static int is_compressed(const char *path)
 	return 0;
 }
 
-static int load_one(const struct modidx *mi, const struct mod_entry *m)
+static int load_one(const struct bm_moddb *db, const struct bm_mod *m)
 {
 	char path[512];
 	int fd, flags = 0, ret = 0;
 
-	snprintf(path, sizeof(path), "%s/%s", mi->dir, m->path);
+	snprintf(path, sizeof(path), "%s/%s", db->dir, m->path);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
@@ -56,18 +56,18 @@ static int load_one(const struct modidx *mi, const struct mod_entry *m)
 	return ret;
 }
 
-int mod_plan_load(const struct modidx *mi, const struct mod_plan *p,
+int mod_plan_load(const struct bm_moddb *db, const struct mod_plan *p,
 		  char *err, size_t errlen)
 {
-	const struct mod_entry *m;
+	const struct bm_mod *m;
 	size_t i;
 	int ret;
 
 	if (p->skipped[0])
 		rlog(RLOG_INFO, "optional modules not available: %s", p->skipped);
 	for (i = 0; i < p->n; i++) {
-		m = &mi->mods[p->step[i].mod];
-		ret = load_one(mi, m);
+		m = &db->mods[p->step[i].mod];
+		ret = load_one(db, m);
 		if (!ret) {
 			rlog(RLOG_DEBUG, "loaded %s", m->name);
 			continue;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* runner/modidx.c: index parsing and load order on a fake module tree. */
+/* common/moddb.c + runner/modplan.c: index parsing and load order on a fake module tree. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,7 +39,7 @@ static void cleanup(void)
 }
 
 /* "a b c" of the plan's module names, '*' marking optional steps. */
-static void order(const struct modidx *mi, const struct mod_plan *p, char *out, size_t len)
+static void order(const struct bm_moddb *mi, const struct mod_plan *p, char *out, size_t len)
 {
 	size_t i, used = 0;
 
@@ -50,7 +50,7 @@ static void order(const struct modidx *mi, const struct mod_plan *p, char *out, 
 					 p->step[i].optional ? "*" : "");
 }
 
-static void plan(const struct modidx *mi, const char *list, int want_ret,
+static void plan(const struct bm_moddb *mi, const char *list, int want_ret,
 		 const char *want)
 {
 	struct mod_plan p;
@@ -100,14 +100,14 @@ static void fake_tree(void)
 
 static void test_fake(void)
 {
-	struct modidx mi;
+	struct bm_moddb mi;
 	char err[256] = "";
 
 	fake_tree();
-	TAP_EQ_INT(modidx_load(&mi, dir, err, sizeof(err)), 0, "fake index loads");
+	TAP_EQ_INT(bm_moddb_load(&mi, dir, err, sizeof(err)), 0, "fake index loads");
 	TAP_EQ_INT(mi.nmods, 12, "12 modules");
-	tap_ok(modidx_find(&mi, "crc32c-intel") >= 0, "dash and underscore are the same");
-	tap_ok(modidx_is_builtin(&mi, "crc_t10dif"), "builtin by normalised name");
+	tap_ok(bm_moddb_lookup(&mi, "crc32c-intel") != NULL, "dash and underscore are the same");
+	tap_ok(bm_moddb_builtin_lookup(&mi, "crc_t10dif"), "builtin by normalised name");
 	plan(&mi, "ext4", 0, "crc32c_intel* crc32c_generic* jbd2 mbcache crc16 ext4");
 	plan(&mi, "fs-xfs", 0, "crc32c_intel* crc32c_generic* libcrc32c xfs");
 	plan(&mi, "virtio_pci,virtio_blk", 0, "virtio virtio_ring virtio_blk");
@@ -116,21 +116,22 @@ static void test_fake(void)
 	plan(&mi, "virtio_pci", 0, "");
 	plan(&mi, "nosuchmodule", -ENOENT, NULL);
 	plan(&mi, "broken", -ENOENT, NULL);
-	modidx_free(&mi);
+	bm_moddb_free(&mi);
 
 	put("modules.dep", "");
-	TAP_EQ_INT(modidx_load(&mi, dir, err, sizeof(err)), 0, "empty index loads");
-	modidx_free(&mi);
+	TAP_EQ_INT(bm_moddb_load(&mi, dir, err, sizeof(err)), 0, "empty index loads");
+	bm_moddb_free(&mi);
 	unlink(strcat(strcpy(err, dir), "/modules.dep"));
-	tap_ok(modidx_load(&mi, dir, err, sizeof(err)) == -ENOENT && strstr(err, "modules.dep"),
+	tap_ok(bm_moddb_load(&mi, dir, err, sizeof(err)) == -ENOENT && strstr(err, "modules.dep"),
 	       "missing modules.dep named: %s", err);
+	bm_moddb_free(&mi);
 }
 
 /* The extracted Debian trees, when present: the real files parse and plan. */
 static void test_real(const char *release, const char *ext)
 {
 	char path[256], err[256] = "", want[256];
-	struct modidx mi;
+	struct bm_moddb mi;
 	struct mod_plan p;
 	int ret;
 
@@ -139,10 +140,12 @@ static void test_real(const char *release, const char *ext)
 		tap_skip("no extracted kernel tree", "real tree %s", release);
 		return;
 	}
-	ret = modidx_load(&mi, path, err, sizeof(err));
+	ret = bm_moddb_load(&mi, path, err, sizeof(err));
 	TAP_EQ_INT(ret, 0, release);
-	if (ret)
+	if (ret) {
+		bm_moddb_free(&mi);
 		return;
+	}
 	mod_plan_init(&p);
 	ret = mod_plan_add_list(&mi, &p, "virtio_pci,virtio_blk,ext4,xfs", err, sizeof(err));
 	order(&mi, &p, want, sizeof(want));
@@ -151,7 +154,7 @@ static void test_real(const char *release, const char *ext)
 	tap_ok(p.n && strstr(mi.mods[p.step[p.n - 1].mod].path, ext) != NULL,
 	       "%s modules end in %s", release, ext);
 	mod_plan_free(&p);
-	modidx_free(&mi);
+	bm_moddb_free(&mi);
 }
 
 int main(void)

@@ -1,5 +1,8 @@
-/* In-memory view of a kernel's modules.{dep,softdep,alias,builtin}. Used by
- * modclosure.c; names are normalised ('-' becomes '_'). */
+/* In-memory view of a kernel's modules.{dep,softdep,alias,builtin}: the one
+ * parser of depmod's files, used by the image builder (initramfs/modclosure.c,
+ * which modules to pack) and by the runner (runner/modplan.c, which to load), so
+ * the two can never read a module tree differently. Names are normalised ('-'
+ * becomes '_'). */
 #ifndef BM_MODDB_H
 #define BM_MODDB_H
 
@@ -52,5 +55,9 @@ int bm_mod_normalise(const char *s, int strip_path, char *out, size_t outlen);
 
 struct bm_mod *bm_moddb_find(const struct bm_moddb *db, const char *norm);
 int bm_moddb_is_builtin(const struct bm_moddb *db, const char *norm);
+/* The same for a name as a user or modules.dep writes it: "crc32c-intel",
+ * "kernel/lib/libcrc32c.ko.xz" (normalised first; NULL/0 when too long). */
+struct bm_mod *bm_moddb_lookup(const struct bm_moddb *db, const char *name);
+int bm_moddb_builtin_lookup(const struct bm_moddb *db, const char *name);
 
 #endif

@@ -336,3 +336,21 @@ int bm_moddb_is_builtin(const struct bm_moddb *db, const char *norm)
 {
 	return bsearch(&norm, db->builtin, db->nbuiltin, sizeof(char *), cmp_str) != NULL;
 }
+
+struct bm_mod *bm_moddb_lookup(const struct bm_moddb *db, const char *name)
+{
+	char norm[NAME_MAX + 1];
+
+	if (bm_mod_normalise(name, 1, norm, sizeof(norm)))
+		return NULL;
+	return bm_moddb_find(db, norm);
+}
+
+int bm_moddb_builtin_lookup(const struct bm_moddb *db, const char *name)
+{
+	char norm[NAME_MAX + 1];
+
+	if (bm_mod_normalise(name, 1, norm, sizeof(norm)))
+		return 0;
+	return bm_moddb_is_builtin(db, norm);
+}
