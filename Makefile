@@ -21,13 +21,24 @@ SUITE    ?= smoke
 FS       ?= ext4,xfs
 OUT      ?=
 
+# The layers (docs/architecture.md): each folder's sources see only the headers of the
+# folders below it, so an upward include is a compile error, not a review comment.
+# host still reaches into runner for the suite plan (host/progress.c).
+INC_common    := common
+INC_runner    := runner common
+INC_initramfs := initramfs common
+INC_kernels   := kernels common
+INC_qemu      := qemu kernels common
+INC_host      := host qemu kernels initramfs runner common
+INC_tests     := tests host qemu kernels initramfs runner common
+layer_inc = $(addprefix -I,$(INC_$(firstword $(subst /, ,$(1)))))
+
 WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
             -Wno-unused-parameter
 # Build paths are mapped out of debug info and __FILE__ so that the same sources give
 # the same bytes wherever they are built (the image must be reproducible).
 REPRO    := -ffile-prefix-map=$(CURDIR)/= -ffile-prefix-map=$(O)/=build/
-BASE_CFLAGS := -std=gnu11 -O2 -g $(REPRO) $(WARN) -D_GNU_SOURCE -Icommon -Irunner -Iinitramfs \
-            -Ikernels -Iqemu -Ihost
+BASE_CFLAGS = -std=gnu11 -O2 -g $(REPRO) $(WARN) -D_GNU_SOURCE $(call layer_inc,$<)
 CFLAGS   ?=
 SAN      := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 # The library is instrumented for coverage only (fuzzer-no-link); the fuzz targets
@@ -65,15 +76,20 @@ $(AIO_DIR)/libaio.a $(AIO_DIR)/libaio.h &:
 	$(Q)cp /usr/lib/x86_64-linux-gnu/libaio.a /usr/include/libaio.h $(AIO_DIR)/
 	$(Q)sh host/uapi-headers.sh $(CC) $(AIO_DIR)/libaio.h $(AIO_INC)
 
-MUSL_OBJ := $(patsubst %.c,$(O)/musl/%.o,$(COMMON_SRC) $(RUNNER_SRC) runner/main.c)
+# common/ comes as an archive: the runner links only what it uses of it (the
+# host-side helpers there, output folders and processes, stay out of the image).
+MUSL_OBJ := $(patsubst %.c,$(O)/musl/%.o,$(RUNNER_SRC) runner/main.c)
+MUSL_LIB := $(O)/musl/libcommon.a
+$(MUSL_LIB): $(patsubst %.c,$(O)/musl/%.o,$(COMMON_SRC))
+	$(Q)rm -f $@ && ar rcs $@ $^
 $(O)/musl/%.o: %.c $(AIO_DIR)/libaio.h
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  MUSLCC  $<")
 	$(Q)$(MUSL_CC) $(BASE_CFLAGS) -I$(AIO_DIR) -isystem $(AIO_INC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
-$(O)/bootmark-runner: $(MUSL_OBJ) $(AIO_DIR)/libaio.a
+$(O)/bootmark-runner: $(MUSL_OBJ) $(MUSL_LIB) $(AIO_DIR)/libaio.a
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(MUSL_CC) -static -o $@ $(MUSL_OBJ) -L$(AIO_DIR) -laio
+	$(Q)$(MUSL_CC) -static -o $@ $(MUSL_OBJ) $(MUSL_LIB) -L$(AIO_DIR) -laio
 
 # --- host objects: one tree per flavour (gcc, clang, asan) ----------------------------
 define flavour
@@ -251,7 +267,17 @@ check-docs: all
 check-agree: all
 	$(Q)BM=$(O)/bootmark $(STEP) agree sh tests/agree.sh
 
-CHECK_PARTS := check-unit check-bench check-kernels check-image check-host check-report \
+# An include from a layer above must fail to compile (docs/architecture.md, "Layers");
+# host including the same headers must compile, so the test cannot pass vacuously.
+LAYER_FORBIDDEN := common:results.h common:wl.h common:qemu.h common:kernel.h \
+	runner:results.h runner:qemu.h runner:kernel.h runner:modclosure.h \
+	initramfs:results.h initramfs:wl.h kernels:results.h kernels:qemu.h kernels:wl.h \
+	qemu:results.h qemu:wl.h qemu:modclosure.h
+check-layers:
+	$(Q)$(STEP) layers sh tests/layers.sh "$(CC)" $(foreach p,$(LAYER_FORBIDDEN),\
+		"$(word 2,$(subst :, ,$(p)))|$(call layer_inc,$(word 1,$(subst :, ,$(p)))/x.c)|$(call layer_inc,host/x.c)")
+
+CHECK_PARTS := check-layers check-unit check-bench check-kernels check-image check-host check-report \
 	check-compare check-e2e check-bisect check-lab check-faults check-verdicts check-outsafety \
 	check-sharedcache check-agree check-docs
 check:
@@ -304,7 +330,7 @@ deps:
 clean:
 	rm -rf $(O)
 
-.PHONY: all check check-unit check-image check-host check-report check-compare check-e2e check-bisect \
+.PHONY: all check check-unit check-layers check-image check-host check-report check-compare check-e2e check-bisect \
 	run bench deps \
 	check-disk check-pxe check-capture check-lava check-watchdog check-lab check-faults check-bench \
 	check-verdicts check-outsafety check-sharedcache check-kernels check-distro clean fuzz \

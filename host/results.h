@@ -12,6 +12,7 @@
 
 #include "proto.h"
 #include "report.h"  /* struct bm_rres: one R record */
+#include "watch.h"
 
 /* The class of one boot (docs/exit-codes.md, docs/reliability.md).  The
  * names and exit codes are a contract: fault-injection tests assert them. */
@@ -31,17 +32,6 @@ enum bm_status {
 	BM_ST_TIMEOUT,           /* the hard --timeout stopped QEMU before END */
 	BM_ST_INFRA_ERROR,       /* the host failed: QEMU could not start, or exited non-zero */
 	BM_ST_INTERRUPTED,       /* SIGINT, SIGTERM or SIGHUP stopped the boot before END */
-};
-
-/* How the QEMU process ended, as seen by the watchdog. */
-enum bm_watch {
-	BM_WATCH_NONE,     /* not watched (bootmark parse) */
-	BM_WATCH_EXITED,   /* QEMU exited by itself */
-	BM_WATCH_SILENCE,  /* killed: no progress for --silence-timeout */
-	BM_WATCH_TIMEOUT,  /* killed: --timeout reached */
-	BM_WATCH_PANIC,    /* killed after a panic, QEMU did not exit */
-	BM_WATCH_NOSTART,  /* QEMU could not be started */
-	BM_WATCH_INTERRUPTED, /* a signal to bootmark stopped QEMU */
 };
 
 /*

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "results.h"
+#include "watch.h"
 
 #define BM_QEMU_BIN   "qemu-system-x86_64"
 #define BM_QBOOT_ROM  "/usr/share/qemu/qboot.rom"

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "proto.h"
 #include "qemu.h"
 #include "outdir.h"
 #include "util.h"

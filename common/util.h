@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Small host-side helpers: messages, paths, files, processes.
+ * Small helpers of the host-side layers (kernels, qemu, host): messages,
+ * paths, files, processes.
  * Everything returns 0 or -errno unless it says otherwise.
  */
-#ifndef BM_HOST_UTIL_H
-#define BM_HOST_UTIL_H
+#ifndef BM_COMMON_UTIL_H
+#define BM_COMMON_UTIL_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Writing into output folders on a shared host (host/outdir.c): trusted
+ * Writing into output folders on a shared host (common/outdir.c): trusted
  * folders, files created, never followed.  Functions return 0 or -errno;
  * -EPERM (an untrusted folder) and -EEXIST (an entry bootmark will not
  * write through) come with a reason in why, to be reported as bad input.
