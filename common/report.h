@@ -68,8 +68,6 @@ struct bm_report_ops {
  * group with its formatter. */
 void bm_report_print(FILE *f, const struct bm_rrow *rows, size_t n);
 
-/* Additions (host mode round). */
-
 /* Splits a metric value "1.234:s" into value and unit; 0 or -EINVAL. */
 int bm_parse_metric(const char *text, double *value, char *unit, size_t unitlen);
 /* The formatter of wl from reports.def, or NULL. */

@@ -194,17 +194,6 @@ static int check_pxelinux(struct plan *p)
 	return -ENOENT;
 }
 
-/* Labels as every command makes them (bm_setup_label). */
-static int make_labels(struct plan *p)
-{
-	int i;
-
-	for (i = 0; i < p->nk; i++)
-		if (bm_setup_label(p->spec, i, p->label[i], sizeof(p->label[i])))
-			return -EINVAL;
-	return 0;
-}
-
 static int check_input(struct plan *p)
 {
 	char line[BM_PXE_CMDLINE_MAX];
@@ -232,7 +221,7 @@ static int check_input(struct plan *p)
 		rc = bm_setup_load(&p->s, &p->o.b, p->o.suite, p->o.fs);
 	if (rc)
 		return rc;
-	if (make_labels(p))
+	if (bm_setup_labels(p->spec, p->nk, p->label[0], sizeof(p->label[0])))
 		return -EINVAL;
 	p->a = (struct bm_pxe_args){
 		.console = p->o.console, .suite = p->o.suite, .fs = p->o.fs,

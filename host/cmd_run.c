@@ -140,17 +140,6 @@ static int need(const char *what, const char *v)
 	return -EINVAL;
 }
 
-/* Labels as every command makes them (bm_setup_label). */
-static int make_labels(struct plan *p)
-{
-	int i;
-
-	for (i = 0; i < p->nk; i++)
-		if (bm_setup_label(p->spec, i, p->label[i], sizeof(p->label[i])))
-			return -EINVAL;
-	return 0;
-}
-
 /*
  * Refuses to mix new boots into directories holding older results, and to
  * write where another user could have redirected a file (outdir.h): every
@@ -248,7 +237,7 @@ static int plan_run(struct plan *p, int argc, char **argv)
 	rc = bm_setup_load(&p->s, &p->o.b, p->o.suite, p->o.fs);
 	if (rc)
 		return rc;
-	if (make_labels(p) || check_out(p))
+	if (bm_setup_labels(p->spec, p->nk, p->label[0], sizeof(p->label[0])) || check_out(p))
 		return -EINVAL;
 	return check_kernels(p);
 }

@@ -187,17 +187,21 @@ int bm_setup_check_kernel(struct bm_kspec *k)
 	return 0;
 }
 
-int bm_setup_label(struct bm_kspec *spec, int i, char *label, size_t len)
+int bm_setup_labels(struct bm_kspec *spec, int n, char *labels, size_t stride)
 {
-	int j, dup = 1;
+	int i, j, dup;
 
-	if (bm_setup_check_kernel(&spec[i]))
-		return -EINVAL;
-	for (j = 0; j < i; j++)
-		dup += !strcmp(spec[j].release, spec[i].release);
-	/* "_" sorts after the ".b<N>" of repeats: folders list in --kernel
-	 * order, and compare's baseline stays the first kernel */
-	return bm_label_dup(label, len, spec[i].release, dup);
+	for (i = 0; i < n; i++) {
+		if (bm_setup_check_kernel(&spec[i]))
+			return -EINVAL;
+		for (j = 0, dup = 1; j < i; j++)
+			dup += !strcmp(spec[j].release, spec[i].release);
+		/* "_" sorts after the ".b<N>" of repeats: folders list in --kernel
+		 * order, and compare's baseline stays the first kernel */
+		if (bm_label_dup(labels + (size_t)i * stride, stride, spec[i].release, dup))
+			return -EINVAL;
+	}
+	return 0;
 }
 
 void bm_setup_run_cfg(const struct bm_setup *s, const struct bm_boot_opts *o, const char *out,

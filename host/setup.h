@@ -101,9 +101,10 @@ int bm_setup_configs(struct bm_setup *s, const char *configs, const char *suite,
 		     const char *fs);
 /* A local spec must resolve, a Debian release must exist.  0 or -EINVAL. */
 int bm_setup_check_kernel(struct bm_kspec *k);
-/* Checks spec[i] (bm_setup_check_kernel) and labels it as every command does:
- * its release, "_2", "_3"... when spec[0..i-1] had the release already. */
-int bm_setup_label(struct bm_kspec *spec, int i, char *label, size_t len);
+/* Checks spec[0..n-1] (bm_setup_check_kernel) and labels them as every command
+ * does: the release, "_2", "_3"... for a release an earlier spec had already.
+ * Label i is written at labels + i * stride (a row of a char[n][stride]). */
+int bm_setup_labels(struct bm_kspec *spec, int n, char *labels, size_t stride);
 /* The run configuration for boots writing under out. */
 void bm_setup_run_cfg(const struct bm_setup *s, const struct bm_boot_opts *o, const char *out,
 		      const char *suite, const char *fs, struct bm_run_cfg *c);
