@@ -121,9 +121,17 @@ static long long bon_param(const struct bm_rres *r, const char *k, long long dfl
 	return (long long)v;
 }
 
+/* bonnie++ prints a test under MinTime (0.5 s) as +++++; a record with
+ * no elapsed time or no rate has no figure at all (bonnie++'s blank cell
+ * for Elapsed == 0), never a 0. */
 static int bon_fast(const struct bm_rres *r)
 {
-	return bm_rres_value(r, "elapsed", 0) < BON_MIN_TIME;
+	return bm_rres_metric(r, "elapsed") && bm_rres_value(r, "elapsed", 0) < BON_MIN_TIME;
+}
+
+static int bon_blank(const struct bm_rres *r)
+{
+	return !r || !bm_rres_metric(r, "rate") || !bm_rres_metric(r, "elapsed");
 }
 
 /* bonnie++'s %CPU: the record's, or int(cpu_s / elapsed * 100). */
@@ -167,6 +175,8 @@ static void bon_csv_test(struct bon_csv *c, int at, const struct bm_rres *r, int
 		snprintf(c->f[at + 1], sizeof(c->f[at + 1]), "+++");
 		return;
 	}
+	if (bon_blank(r))
+		return;
 	rate = bm_rres_value(r, "rate", 0);
 	if (!seeks)
 		snprintf(c->f[at], sizeof(c->f[at]), "%d", (int)rate);
@@ -180,10 +190,13 @@ static void bon_csv_head(struct bon_csv *c, const char *name,
 			 const struct bm_rres *io, const struct bm_rres *any)
 {
 	long long mib = bon_param(io, "size", 0) >> 20;
+	char ver[16];
 	size_t i;
 
 	snprintf(c->f[0], sizeof(c->f[0]), "1.98");
-	snprintf(c->f[1], sizeof(c->f[1]), "bootmark-2.00a");
+	if (!any || !bm_rres_param(any, "version", ver, sizeof(ver)))
+		snprintf(ver, sizeof(ver), "2.00a");
+	snprintf(c->f[1], sizeof(c->f[1]), "bootmark-%s", ver);
 	snprintf(c->f[2], sizeof(c->f[2]), "%.39s", name);
 	for (i = 0; c->f[2][i]; i++)
 		if (c->f[2][i] == ',' || c->f[2][i] == '\n')
@@ -283,6 +296,8 @@ static size_t bon_io_cell(char *buf, size_t len, const struct bm_rres *r, int se
 		return (size_t)snprintf(buf, len, "%5s %4s ", "", "");
 	if (bon_fast(r))
 		return (size_t)snprintf(buf, len, "%5s %4s ", "+++++", "+++");
+	if (bon_blank(r))
+		return (size_t)snprintf(buf, len, "%5s %4s ", "-", "-");
 	e = bm_rres_value(r, "elapsed", 0);
 	cpu = bm_rres_metric(r, "cpu_s") ? bm_rres_value(r, "cpu_s", 0) / e * 100.0
 					 : bm_rres_value(r, "cpu", 0);
@@ -356,6 +371,8 @@ static size_t bon_file_cell(char *buf, size_t len, const struct bm_rres *r)
 		return (size_t)snprintf(buf, len, " %5s %3s", "", "");
 	if (bon_fast(r))
 		return (size_t)snprintf(buf, len, " %5s %3s", "+++++", "+++");
+	if (bon_blank(r))
+		return (size_t)snprintf(buf, len, " %5s %3s", "-", "-");
 	return (size_t)snprintf(buf, len, " %5d %3d", (int)bm_rres_value(r, "rate", 0),
 				bon_cpu(r));
 }
