@@ -14,6 +14,7 @@
  * keeps the number.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -134,13 +135,16 @@ static int bon_blank(const struct bm_rres *r)
 	return !r || !bm_rres_metric(r, "rate") || !bm_rres_metric(r, "elapsed");
 }
 
-/* bonnie++'s %CPU: the record's, or int(cpu_s / elapsed * 100). */
+/* bonnie++'s %CPU: the record's, or int(cpu_s / elapsed * 100); -1 when
+ * the record has neither (printed as missing, not as 0). */
 static int bon_cpu(const struct bm_rres *r)
 {
 	double e = bm_rres_value(r, "elapsed", 0);
 
-	if (bm_rres_metric(r, "cpu") || e <= 0)
+	if (bm_rres_metric(r, "cpu"))
 		return (int)bm_rres_value(r, "cpu", 0);
+	if (!bm_rres_metric(r, "cpu_s") || e <= 0)
+		return -1;
 	return (int)(bm_rres_value(r, "cpu_s", 0) / e * 100.0);
 }
 
@@ -182,7 +186,8 @@ static void bon_csv_test(struct bon_csv *c, int at, const struct bm_rres *r, int
 		snprintf(c->f[at], sizeof(c->f[at]), "%d", (int)rate);
 	else
 		snprintf(c->f[at], sizeof(c->f[at]), rate >= 1000.0 ? "%.0f" : "%.1f", rate);
-	snprintf(c->f[at + 1], sizeof(c->f[at + 1]), "%d", bon_cpu(r));
+	if (bon_cpu(r) >= 0)
+		snprintf(c->f[at + 1], sizeof(c->f[at + 1]), "%d", bon_cpu(r));
 }
 
 /* Indexes 0..8: what ran, as DoReportIO() writes it (io_chunk_size empty). */
@@ -287,10 +292,12 @@ static int bon_width(const struct bon_row *rows, size_t n, int from, int to)
 	return w;
 }
 
-/* Classic cells: "%5d %4.1f", seeks "%5.1f %4.1f"; %CPU unrounded as Bonnie. */
+/* Classic cells: "%5d %4.1f", seeks "%5.1f %4.1f"; %CPU unrounded as Bonnie,
+ * "-" when the record has no CPU figure. */
 static size_t bon_io_cell(char *buf, size_t len, const struct bm_rres *r, int seeks)
 {
-	double e, cpu;
+	char cpu[16];
+	double e, c, rate;
 
 	if (!r)
 		return (size_t)snprintf(buf, len, "%5s %4s ", "", "");
@@ -299,14 +306,18 @@ static size_t bon_io_cell(char *buf, size_t len, const struct bm_rres *r, int se
 	if (bon_blank(r))
 		return (size_t)snprintf(buf, len, "%5s %4s ", "-", "-");
 	e = bm_rres_value(r, "elapsed", 0);
-	cpu = bm_rres_metric(r, "cpu_s") ? bm_rres_value(r, "cpu_s", 0) / e * 100.0
-					 : bm_rres_value(r, "cpu", 0);
+	c = bm_rres_metric(r, "cpu_s") ? bm_rres_value(r, "cpu_s", 0) / e * 100.0
+				       : bm_rres_value(r, "cpu", NAN);
+	if (isnan(c))
+		snprintf(cpu, sizeof(cpu), "%4s", "-");
+	else
+		snprintf(cpu, sizeof(cpu), "%4.1f", c);
+	rate = bm_rres_value(r, "rate", 0);
 	/* bonnie++'s rule for seeks, which keeps 1000/s and more in the column */
 	if (seeks)
-		return (size_t)snprintf(buf, len, bm_rres_value(r, "rate", 0) >= 1000.0 ?
-					"%5.0f %4.1f " : "%5.1f %4.1f ",
-					bm_rres_value(r, "rate", 0), cpu);
-	return (size_t)snprintf(buf, len, "%5d %4.1f ", (int)bm_rres_value(r, "rate", 0), cpu);
+		return (size_t)snprintf(buf, len, rate >= 1000.0 ? "%5.0f %s " : "%5.1f %s ", rate,
+					cpu);
+	return (size_t)snprintf(buf, len, "%5d %s ", (int)rate, cpu);
 }
 
 static void bon_print_io(FILE *f, const struct bon_row *rows, size_t n)
@@ -373,6 +384,8 @@ static size_t bon_file_cell(char *buf, size_t len, const struct bm_rres *r)
 		return (size_t)snprintf(buf, len, " %5s %3s", "+++++", "+++");
 	if (bon_blank(r))
 		return (size_t)snprintf(buf, len, " %5s %3s", "-", "-");
+	if (bon_cpu(r) < 0)
+		return (size_t)snprintf(buf, len, " %5d %3s", (int)bm_rres_value(r, "rate", 0), "-");
 	return (size_t)snprintf(buf, len, " %5d %3d", (int)bm_rres_value(r, "rate", 0),
 				bon_cpu(r));
 }

@@ -25,7 +25,7 @@
 #include "wl_aim7.h"
 
 #define TMPFILE1 "tmpa.common"
-#define TMPFILE2 "tmpb.XXXXXXXXXX"
+#define TMPFILE2 "tmpb."      /* AIM: "tmpb.", then aim_mktemp()'s 10 digits */
 #define MODE_ALL 0777          /* S_IRWXU | S_IRWXG | S_IRWXO */
 
 static char nbuf[AIM7_NBUF];   /* disk1.c's nbuf: never written by the tests */
@@ -43,15 +43,11 @@ int aim7_fail(struct aim7_env *env, int err, const char *fmt, ...)
 	return -err;
 }
 
-void aim7_mktemp(struct aim7_env *env, char *tmpl)
+void aim7_mktemp(struct aim7_env *env, char *buf, size_t len, const char *prefix)
 {
-	size_t n = strlen(tmpl);
-
-	if (n < 10)
-		return;
 	if (++env->mktemp_counter == 100000)
 		env->mktemp_counter = 0;
-	snprintf(tmpl + n - 10, 11, "%05u%05u", (unsigned)(getpid() % 100000),
+	snprintf(buf, len, "%s%05u%05u", prefix, (unsigned)(getpid() % 100000),
 		 (unsigned)env->mktemp_counter % 100000);
 }
 
@@ -120,10 +116,10 @@ static int random_io(struct aim7_env *env, const char *what, int fd, unsigned bl
 static int disk_rr_rw(struct aim7_env *env, int write_test)
 {
 	const char *what = write_test ? "disk_rw" : "disk_rr";
-	char fn[64] = TMPFILE2;
+	char fn[64];
 	int fd, ret;
 
-	aim7_mktemp(env, fn);
+	aim7_mktemp(env, fn, sizeof(fn), TMPFILE2);
 	ret = make_file(env, what, fn, env->disk_kib, O_WRONLY | O_CREAT | O_TRUNC);
 	if (ret)
 		return ret;
@@ -152,10 +148,10 @@ static int disk_rw(struct aim7_env *env)
 static int sync_disk_rw(struct aim7_env *env)
 {
 	unsigned blocks = env->disk_kib / 2;
-	char fn[64] = TMPFILE2;
+	char fn[64];
 	int fd, ret;
 
-	aim7_mktemp(env, fn);
+	aim7_mktemp(env, fn, sizeof(fn), TMPFILE2);
 	ret = make_file(env, "sync_disk_rw", fn, blocks, O_WRONLY | O_CREAT | O_TRUNC);
 	if (ret)
 		return ret;
@@ -173,10 +169,10 @@ static int sync_disk_rw(struct aim7_env *env)
 static int sync_disk_update(struct aim7_env *env)
 {
 	unsigned blocks = env->disk_kib;
-	char fn[64] = TMPFILE2;
+	char fn[64];
 	int fd, ret;
 
-	aim7_mktemp(env, fn);
+	aim7_mktemp(env, fn, sizeof(fn), TMPFILE2);
 	ret = make_file(env, "sync_disk_update", fn, blocks, O_WRONLY | O_CREAT | O_TRUNC);
 	if (ret)
 		return ret;
@@ -220,11 +216,11 @@ static int copy_common(struct aim7_env *env, int sync)
 {
 	const char *what = sync ? "sync_disk_cp" : "disk_cp";
 	unsigned n = sync ? env->disk_kib / 2 : env->disk_kib;
-	char fn[64] = TMPFILE2;
+	char fn[64];
 	int fd, fd2, ret = 0;
 	ssize_t st;
 
-	aim7_mktemp(env, fn);
+	aim7_mktemp(env, fn, sizeof(fn), TMPFILE2);
 	fd = open(TMPFILE1, O_RDONLY);
 	if (fd < 0)
 		return aim7_fail(env, errno, "%s: cannot open %s", what, TMPFILE1);
@@ -268,10 +264,10 @@ static int sync_disk_cp(struct aim7_env *env)
 static int write_test(struct aim7_env *env, int sync)
 {
 	const char *what = sync ? "sync_disk_wrt" : "disk_wrt";
-	char fn[64] = TMPFILE2;
+	char fn[64];
 	int fd, ret;
 
-	aim7_mktemp(env, fn);
+	aim7_mktemp(env, fn, sizeof(fn), TMPFILE2);
 	fd = open(fn, O_WRONLY | O_CREAT | O_TRUNC | (sync ? O_SYNC : 0), MODE_ALL);
 	if (fd < 0)
 		return aim7_fail(env, errno, "%s: cannot create %s", what, fn);
@@ -297,10 +293,10 @@ static int sync_disk_wrt(struct aim7_env *env)
 /* creat-clo.c creat_clo(): 1000 creat() + close() of one name, then unlink. */
 static int creat_clo(struct aim7_env *env)
 {
-	char fn[64] = TMPFILE2;
+	char fn[64];
 	int n, fd;
 
-	aim7_mktemp(env, fn);
+	aim7_mktemp(env, fn, sizeof(fn), TMPFILE2);
 	for (n = 0; n < 1000; n++) {
 		fd = creat(fn, MODE_ALL);
 		if (fd < 0)
@@ -319,10 +315,8 @@ static int link_test(struct aim7_env *env)
 	char fns[8][32];
 	int i, n, fd, ret = 0;
 
-	for (i = 0; i < 8; i++) {
-		snprintf(fns[i], sizeof(fns[i]), "linkXXXXXXXXXX");
-		aim7_mktemp(env, fns[i]);
-	}
+	for (i = 0; i < 8; i++)
+		aim7_mktemp(env, fns[i], sizeof(fns[i]), "link");
 	fd = creat(fns[0], MODE_ALL);
 	if (fd < 0)
 		return aim7_fail(env, errno, "link_test: unable to create %s", fns[0]);

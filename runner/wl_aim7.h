@@ -110,7 +110,8 @@ void aim7_num_init(void);
 /* "disk_rr: write tmpb.0123400001: No space left on device"; returns -err. */
 int aim7_fail(struct aim7_env *env, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-/* disk1.c aim_mktemp(): "...XXXXXXXXXX" -> pid % 100000 and a counter, %05d each. */
-void aim7_mktemp(struct aim7_env *env, char *tmpl);
+/* disk1.c aim_mktemp(): prefix, then the last 5 digits of the pid and a
+ * 5-digit counter, as AIM fills its template's ten trailing characters. */
+void aim7_mktemp(struct aim7_env *env, char *buf, size_t len, const char *prefix);
 
 #endif

@@ -410,6 +410,21 @@ static int kt_run(struct wl_ctx *ctx, const void *opts, int idx, struct bm_resul
 	return ret;
 }
 
+/* The job's last test removes the compressed archive it made in /tmp (a
+ * repeat of that test makes it again). */
+static void kt_inspect(struct wl_ctx *ctx, const void *opts, int idx, struct bm_result *r)
+{
+	const struct kerntree_opts *o = opts;
+	char path[200];
+
+	(void)ctx;
+	(void)r;
+	if (!kt_bz2(o) || o->tarball[0] || idx != kt_ntests(o) - 1)
+		return;
+	kt_bz2_path(o, path, sizeof(path));
+	unlink(path);
+}
+
 const struct wl_ops wl_kerntree_ops = {
 	.name = "kerntree",
 	.flags = 0,
@@ -420,4 +435,5 @@ const struct wl_ops wl_kerntree_ops = {
 	.describe = kt_describe,
 	.prepare = kt_prepare,
 	.run = kt_run,
+	.inspect = kt_inspect,
 };

@@ -249,10 +249,14 @@ static void test_bzip2(const char *top)
 	unlink(tmp);
 	if (!run_test(top, 8, o, 0, "kernuntar", &r)) {
 		TAP_EQ_INT((long)tu_val(&r, "files", "count"), 157, "157 files through bzip2");
+		wl_kerntree_ops.inspect(NULL, o, 0, &r);
 		tap_ok(access(tmp, R_OK) == 0, "the .tar.bz2 is kept for the job's other tests");
 	}
-	if (!run_test(top, 9, o, 1, "kernuntar2", &r))
+	if (!run_test(top, 9, o, 1, "kernuntar2", &r)) {
 		TAP_EQ_INT((long)tu_val(&r, "files", "count"), 314, "two bzip2 -dc at once");
+		wl_kerntree_ops.inspect(NULL, o, 1, &r);
+		tap_ok(access(tmp, F_OK), "the job's last test removed the .tar.bz2");
+	}
 	unlink(tmp);
 	fd = open(top, O_RDONLY | O_DIRECTORY);
 	if (fd >= 0) {
