@@ -235,10 +235,15 @@ static void check_io(struct wl_ctx *ctx, struct bonnie_opts *o)
 	long rewrites = t ? bon_make_tickets(t, o->seeks, &rng) : -1;
 	char path[512];
 	struct stat st;
-	int i;
+	int i, fds;
 
+	fds = count_dir("/proc/self/fd");
 	for (i = 0; i < 6; i++)
 		run_one(ctx, o, i, &res[i]);
+	/* the timed part ran in a child; the parent closed its copy of the fd */
+	TAP_EQ_INT(count_dir("/proc/self/fd"), fds, "no descriptor left open by the I/O tests");
+	tap_ok(tu_mval(&res[0], "cpu_s") > 0 && tu_mval(&res[3], "cpu_s") > 0,
+	       "putc and getc report the child's CPU");
 	TAP_EQ_INT((long)tu_mval(&res[0], "bytes"), (long)o->charsize, "putc wrote charsize bytes");
 	TAP_EQ_INT((long)tu_mval(&res[1], "bytes"), (long)o->size, "block-w wrote size bytes");
 	TAP_EQ_INT((long)tu_mval(&res[2], "bytes"), (long)o->size, "rewrite went over size bytes");
