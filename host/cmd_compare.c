@@ -11,7 +11,7 @@
 
 struct compare_opts {
 	char format[12];
-	char alpha[32];
+	struct bm_cmp_rule_text rules;
 	char color[8];
 };
 
@@ -22,9 +22,7 @@ static const struct bm_opt compare_tab[] = {
 	{ .name = "format", .type = BM_OPT_STR, .off = offsetof(struct compare_opts, format),
 	  .len = 12, .def = "text", .choices = formats,
 	  .help = "text (seed-style blocks), markdown, csv or json (tidy rows)" },
-	{ .name = "alpha", .type = BM_OPT_STR, .off = offsetof(struct compare_opts, alpha),
-	  .len = 32, .def = "0.01",
-	  .help = "significance level of Welch's t-test, 0 < alpha < 1" },
+	BM_CMP_RULE_OPTS(struct compare_opts, rules),
 	{ .name = "color", .type = BM_OPT_STR, .off = offsetof(struct compare_opts, color),
 	  .len = 8, .def = "auto", .choices = colors,
 	  .help = "text: red regressions, green improvements (auto: on a terminal, "
@@ -34,12 +32,23 @@ static const struct bm_opt compare_tab[] = {
 
 static void compare_usage(FILE *f)
 {
-	fprintf(f, "usage: bootmark compare [--format text|markdown|csv|json] [--alpha 0.01] DIR...\n\n"
-		   "DIR is a run directory (bootmark run --out) or one boot's directory in it.\n"
+	static const struct bm_usage forms[] = {
+		{ .cmd = "bootmark compare", .tab = compare_tab, .tail = "DIR..." },
+		{ .cmd = NULL },
+	};
+
+	bm_cli_usage(f, forms);
+	fprintf(f, "\nDIR is a run directory (bootmark run --out) or one boot's directory in it.\n"
 		   "Results are grouped by workload, test, filesystem and metric, and by kernel\n"
 		   "(several boots of one kernel are repeats); the first kernel seen is the\n"
-		   "baseline.  A row is marked * when Welch's t-test gives p < alpha.  Boots\n"
-		   "that did not complete are listed and left out (docs/results.md).\n"
+		   "baseline.  Every row with n >= 2 on both sides is tested against the\n"
+		   "baseline (Welch's t-test); a row is a change, marked *, when its\n"
+		   "Benjamini-Hochberg q-value over all those tests is <= --alpha, its center\n"
+		   "moved by --min-change %% or more and, for times in seconds, by --min-abs-time\n"
+		   "or more.  The summary lists each test once, by its headline metric (dd real,\n"
+		   "lmdd/tiobench/bonnie rate, aio files_s, aim7 jobs_min, dbench tput, ...), with\n"
+		   "its other changed metrics under it.  Boots that did not complete are listed\n"
+		   "and left out (docs/results.md).\n"
 		   "Exit: 0 ok, 100 bad input (no such directory, no boot in it, bad option),\n"
 		   "111 system error.\n\n"
 		   "options:\n");
@@ -48,17 +57,11 @@ static void compare_usage(FILE *f)
 
 static int parse_opts(const struct compare_opts *o, struct bm_compare_opts *co)
 {
-	char *end;
-
 	co->fmt = !strcmp(o->format, "markdown") ? BM_CMP_MARKDOWN :
 		  !strcmp(o->format, "csv") ? BM_CMP_CSV :
 		  !strcmp(o->format, "json") ? BM_CMP_JSON : BM_CMP_TEXT;
-	errno = 0;
-	co->alpha = strtod(o->alpha, &end);
-	if (errno || end == o->alpha || *end || !(co->alpha > 0 && co->alpha < 1)) {
-		bm_msg("bad --alpha '%s': want a number between 0 and 1, e.g. 0.01", o->alpha);
+	if (bm_cmp_parse_rules(&o->rules, &co->rules))
 		return -EINVAL;
-	}
 	co->color = !strcmp(o->color, "always") ||
 		    (!strcmp(o->color, "auto") && isatty(STDOUT_FILENO) && !getenv("NO_COLOR"));
 	return 0;

@@ -13,24 +13,28 @@
 
 struct report_opts {
 	char out[1024];
-	char alpha[32];
+	struct bm_cmp_rule_text rules;
 };
 
 static const struct bm_opt report_tab[] = {
 	{ .name = "out", .type = BM_OPT_STR, .off = offsetof(struct report_opts, out),
 	  .len = 1024, .def = "report.html", .help = "the HTML file to write (also -o FILE)" },
-	{ .name = "alpha", .type = BM_OPT_STR, .off = offsetof(struct report_opts, alpha),
-	  .len = 32, .def = "0.01",
-	  .help = "significance level of Welch's t-test, 0 < alpha < 1" },
+	BM_CMP_RULE_OPTS(struct report_opts, rules),
 	BM_OPT_END,
 };
 
 static void report_usage(FILE *f)
 {
-	fprintf(f, "usage: bootmark report [-o report.html] [--alpha 0.01] DIR...\n\n"
-		   "Writes one self-contained HTML page (inline CSS and SVG, no scripts): the\n"
-		   "tables of bootmark compare and plots of tiobench, dbench, AIM7, bonnie,\n"
-		   "lmdd and dd, one series per kernel, center +- stddev of the repeats.\n"
+	static const struct bm_usage forms[] = {
+		{ .cmd = "bootmark report", .tab = report_tab, .tail = "DIR..." },
+		{ .cmd = NULL },
+	};
+
+	bm_cli_usage(f, forms);
+	fprintf(f, "\nWrites one self-contained HTML page (inline CSS and SVG, no scripts): the\n"
+		   "summary and tables of bootmark compare (the same rules and options) and\n"
+		   "plots of tiobench, dbench, AIM7, bonnie, lmdd and dd, one series per\n"
+		   "kernel, center +- stddev of the repeats.\n"
 		   "Exit: 0 ok, 100 bad input, 111 system error.\n\n"
 		   "options:\n");
 	bm_cli_help(f, report_tab);
@@ -74,22 +78,17 @@ out_unlink:
 
 static int report(char **dirs, int nd, const struct report_opts *o)
 {
+	struct bm_cmp_rules rules;
 	struct bm_cmp c;
-	double alpha;
-	char *end;
 	int i, rc = 0;
 
-	errno = 0;
-	alpha = strtod(o->alpha, &end);
-	if (errno || end == o->alpha || *end || !(alpha > 0 && alpha < 1)) {
-		bm_msg("bad --alpha '%s': want a number between 0 and 1, e.g. 0.01", o->alpha);
+	if (bm_cmp_parse_rules(&o->rules, &rules))
 		return -EINVAL;
-	}
 	memset(&c, 0, sizeof(c));
 	for (i = 0; i < nd && !rc; i++)
 		rc = bm_cmp_add_dir(&c, dirs[i]);
 	if (!rc)
-		rc = bm_cmp_build(&c, alpha);
+		rc = bm_cmp_build(&c, &rules);
 	if (!rc)
 		rc = write_report(o->out, &c);
 	bm_cmp_free(&c);

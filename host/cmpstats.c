@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
-/* Sample summaries, Welch's t-test and the Mann-Whitney U test (cmpstats.h). */
+/* Sample summaries, Welch's t-test, the Mann-Whitney U test and Benjamini-Hochberg
+ * q-values (cmpstats.h). */
+#include <errno.h>
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
@@ -188,4 +190,48 @@ void bm_mwu_test(const double *a, size_t na, const double *b, size_t nb, struct 
 	m->p = erfc(fabs(m->z) / sqrt(2));
 	if (m->p > 1)
 		m->p = 1;
+}
+
+struct ranked_p {
+	double p;
+	size_t i;
+};
+
+static int cmp_ranked_p(const void *x, const void *y)
+{
+	const struct ranked_p *a = x, *b = y;
+
+	if (a->p != b->p)
+		return (a->p > b->p) - (a->p < b->p);
+	return (a->i > b->i) - (a->i < b->i);
+}
+
+int bm_bh_qvalues(const double *p, size_t n, double *q, size_t *m)
+{
+	struct ranked_p *r;
+	double run = 1;
+	size_t i, k = 0;
+
+	*m = 0;
+	for (i = 0; i < n; i++)
+		q[i] = NAN;
+	if (!n)
+		return 0;
+	if (!(r = malloc(n * sizeof(*r))))
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		if (p[i] >= 0 && p[i] <= 1)
+			r[k++] = (struct ranked_p){ p[i], i };
+	qsort(r, k, sizeof(*r), cmp_ranked_p);
+	/* from the largest p down, so each q is the minimum over the ranks above */
+	for (i = k; i > 0; i--) {
+		double v = r[i - 1].p * (double)k / (double)i;
+
+		if (v < run)
+			run = v;
+		q[r[i - 1].i] = run;
+	}
+	free(r);
+	*m = k;
+	return 0;
 }

@@ -42,4 +42,14 @@ struct bm_mwu {
 /* Mann-Whitney U test; p from the normal approximation with tie correction. */
 void bm_mwu_test(const double *a, size_t na, const double *b, size_t nb, struct bm_mwu *m);
 
+/*
+ * Benjamini-Hochberg adjusted p-values (q-values) of the n values p[]:
+ * the family is the p[i] that are numbers in [0, 1], m of them (*m).  For
+ * the i-th smallest p of the family, q = min over j >= i of m p_(j) / j,
+ * at most 1, so "q <= alpha" rejects exactly what the BH step-up procedure
+ * at false discovery rate alpha rejects.  NAN p (no test) gives NAN q.
+ * 0 or -ENOMEM.
+ */
+int bm_bh_qvalues(const double *p, size_t n, double *q, size_t *m);
+
 #endif

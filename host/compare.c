@@ -127,6 +127,7 @@ static int add_boot(const char *dir, void *arg)
 	}
 	b->kidx = rc;
 	b->nth = ++c->kboots[rc];
+	bm_boot_load_info(dir, &b->load);  /* unknown for logs from elsewhere */
 	c->nboots++;
 	return 0;
 }
@@ -223,15 +224,18 @@ static int make_keys(struct bm_cmp *c, struct bm_cmp_row **keys, size_t *nkeys)
 	return 0;
 }
 
+/* The tests against the baseline; whether that is a change is decided
+ * once every row has its p (host/cmpverdict.c). */
 static void test_row(struct bm_cmp_row *r, const double *x, const double *base, size_t nb,
-		     const struct bm_cmp_row *b, double alpha)
+		     const struct bm_cmp_row *b)
 {
 	struct bm_welch w;
 	struct bm_mwu u;
 
-	r->change = r->p_welch = r->p_mwu = NAN;
+	r->base_center = r->change = r->p_welch = r->p_mwu = r->q = NAN;
 	if (!b || r == b)
 		return;
+	r->base_center = b->center;
 	if (b->center != 0 && isfinite(b->center))
 		r->change = (r->center - b->center) / fabs(b->center) * 100;
 	bm_welch_test(x, r->s.n, base, nb, &w);
@@ -240,19 +244,16 @@ static void test_row(struct bm_cmp_row *r, const double *x, const double *base, 
 		bm_mwu_test(x, r->s.n, base, nb, &u);
 		r->p_mwu = u.p;
 	}
-	r->sig = r->p_welch < alpha;
-	if (r->sig && r->dir != BM_DIR_NONE && r->change != 0 && !isnan(r->change))
-		r->verdict = (r->change > 0) == (r->dir == BM_DIR_HIGHER) ? 1 : -1;
 }
 
-int bm_cmp_build(struct bm_cmp *c, double alpha)
+int bm_cmp_build(struct bm_cmp *c, const struct bm_cmp_rules *rules)
 {
 	struct bm_cmp_row *keys;
 	double *x, *base;
 	size_t nkeys, i, cap = 0, nb;
 	int k, rc;
 
-	c->alpha = alpha;
+	c->rules = *rules;
 	if ((rc = make_keys(c, &keys, &nkeys)))
 		return rc;
 	for (i = 0; i < c->nboots; i++)
@@ -281,7 +282,7 @@ int bm_cmp_build(struct bm_cmp *c, double alpha)
 			r->center = r->hmean ? r->s.hmean : r->s.mean;
 			if (!k)
 				b = r;
-			test_row(r, x, base, nb, b, alpha);
+			test_row(r, x, base, nb, b);
 			c->nrows++;
 		}
 	}
@@ -293,7 +294,7 @@ int bm_cmp_build(struct bm_cmp *c, double alpha)
 			c->rows[nb] = c->rows[nb - 1];
 			c->rows[nb - 1] = t;
 		}
-	rc = 0;
+	rc = bm_cmp_decide(c);
 out_free:
 	free(x);
 	free(base);
@@ -312,6 +313,8 @@ void bm_cmp_free(struct bm_cmp *c)
 	free(c->kboots);
 	free(c->rows);
 	bm_seen_free(&c->seen);
+	free(c->entries);
+	free(c->secs);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -324,7 +327,7 @@ int bm_compare(FILE *f, char *const *dirs, int nd, const struct bm_compare_opts 
 	for (i = 0; i < nd && !rc; i++)
 		rc = bm_cmp_add_dir(&c, dirs[i]);
 	if (!rc)
-		rc = bm_cmp_build(&c, o->alpha);
+		rc = bm_cmp_build(&c, &o->rules);
 	if (!rc)
 		bm_cmp_print(f, &c, o);
 	bm_cmp_free(&c);

@@ -8,6 +8,7 @@
 #include "export.h"
 #include "json.h"
 #include "report.h"
+#include "schema.h"
 
 #define RED   "\033[31m"
 #define GREEN "\033[32m"
@@ -86,36 +87,10 @@ static void print_missing(FILE *f, const struct bm_cmp *c, const char *prefix)
 	}
 }
 
-static void print_verdicts(FILE *f, const struct bm_cmp *c, int verdict, const char *prefix)
-{
-	char lab[160], a[32], b[32], ch[32], p[32];
-	size_t i;
-	int n = 0;
-
-	fprintf(f, "%s:\n", verdict < 0 ? "Significant regressions" : "Significant improvements");
-	for (i = 0; i < c->nrows; i++) {
-		const struct bm_cmp_row *r = &c->rows[i], *base = r;
-
-		if (r->verdict != verdict)
-			continue;
-		while (base > c->rows && base[-1].block == r->block)
-			base--;
-		for (; base->kidx != 0 || strcmp(base->fs, r->fs); base++)
-			;
-		row_label(lab, sizeof(lab), c, r);
-		fprintf(f, "%s%s %s %s: %s vs %s %s (%s, p=%s)\n", prefix, r->test, r->metric, lab,
-			num(a, sizeof(a), r->center), num(b, sizeof(b), base->center), r->unit,
-			pct(ch, sizeof(ch), r->change, 1), pval(p, sizeof(p), r->p_welch));
-		n++;
-	}
-	if (!n)
-		fprintf(f, "%snone\n", prefix);
-}
-
 static void text_block(FILE *f, const struct bm_cmp *c, size_t from, size_t to,
 		       const struct bm_compare_opts *o)
 {
-	char lab[160], t[160], v[8][32];
+	char lab[160], t[160], v[9][32];
 	size_t i;
 	int w = 0;
 
@@ -125,63 +100,62 @@ static void text_block(FILE *f, const struct bm_cmp *c, size_t from, size_t to,
 			w = (int)strlen(lab);
 	}
 	fprintf(f, "\n: %s : %s\n", c->rows[from].test, block_title(t, sizeof(t), &c->rows[from]));
-	fprintf(f, "%*s  %3s %9s %9s %6s %9s %9s %9s %8s %8s\n", w, "", "N",
+	fprintf(f, "%*s  %3s %9s %9s %6s %9s %9s %9s %8s %8s %8s\n", w, "", "N",
 		c->rows[from].hmean ? "HMEAN" : "MEAN", "STDDEV", "COV%", "MIN", "MAX", "CHANGE",
-		"P-WELCH", "P-MWU");
+		"P-WELCH", "Q-BH", "P-MWU");
 	for (i = from; i < to; i++) {
 		const struct bm_cmp_row *r = &c->rows[i];
 		int col = o->color && r->verdict;
 
 		row_label(lab, sizeof(lab), c, r);
-		fprintf(f, "%s%-*s: %3zu %9s %9s %6s %9s %9s %9s %8s %8s%s%s\n",
+		fprintf(f, "%s%-*s: %3zu %9s %9s %6s %9s %9s %9s %8s %8s %8s%s%s\n",
 			col ? (r->verdict < 0 ? RED : GREEN) : "", w, lab, r->s.n,
 			num(v[0], 32, r->center), num(v[1], 32, r->s.stddev),
 			pct(v[2], 32, r->s.cov * 100, 0), num(v[3], 32, r->s.min),
 			num(v[4], 32, r->s.max), pct(v[5], 32, r->change, 1),
-			pval(v[6], 32, r->p_welch), pval(v[7], 32, r->p_mwu), r->sig ? " *" : "",
-			col ? RESET : "");
+			pval(v[6], 32, r->p_welch), pval(v[8], 32, r->q), pval(v[7], 32, r->p_mwu),
+			r->changed ? " *" : "", col ? RESET : "");
 	}
 }
 
 static void md_block(FILE *f, const struct bm_cmp *c, size_t from, size_t to)
 {
-	char lab[160], t[160], v[8][32];
+	char lab[160], t[160], v[9][32];
 	size_t i;
 
 	fprintf(f, "\n### %s: %s\n\n", c->rows[from].test, block_title(t, sizeof(t), &c->rows[from]));
-	fprintf(f, "| | n | %s | stddev | CoV%% | min | max | change | p (Welch) | p (MWU) | |\n"
-		   "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n",
+	fprintf(f, "| | n | %s | stddev | CoV%% | min | max | change | p (Welch) | q (BH) | p (MWU) | |\n"
+		   "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n",
 		c->rows[from].hmean ? "hmean" : "mean");
 	for (i = from; i < to; i++) {
 		const struct bm_cmp_row *r = &c->rows[i];
 
 		row_label(lab, sizeof(lab), c, r);
-		fprintf(f, "| %s | %zu | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", lab, r->s.n,
+		fprintf(f, "| %s | %zu | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", lab, r->s.n,
 			num(v[0], 32, r->center), num(v[1], 32, r->s.stddev),
 			pct(v[2], 32, r->s.cov * 100, 0), num(v[3], 32, r->s.min),
 			num(v[4], 32, r->s.max), pct(v[5], 32, r->change, 1),
-			pval(v[6], 32, r->p_welch), pval(v[7], 32, r->p_mwu),
-			r->sig ? (r->verdict < 0 ? "**\\*** regression" : r->verdict > 0 ?
-				  "**\\*** improvement" : "**\\***") : "");
+			pval(v[6], 32, r->p_welch), pval(v[8], 32, r->q), pval(v[7], 32, r->p_mwu),
+			r->changed ? (r->verdict < 0 ? "**\\*** regression" : r->verdict > 0 ?
+				      "**\\*** improvement" : "**\\***") : "");
 	}
 }
 
 static void human(FILE *f, const struct bm_cmp *c, const struct bm_compare_opts *o)
 {
 	int md = o->fmt == BM_CMP_MARKDOWN;
+	char rules[512];
 	size_t i, j;
 
-	fprintf(f, md ? "## bootmark compare\n\nBaseline **%s**; `*` = Welch's t-test p < %g "
-			"(two-sided).\n\n" : "bootmark compare: baseline %s; * = Welch's t-test p < %g "
-			"(two-sided)\n",
-		c->nkernels ? c->kernels[0] : "-", c->alpha);
+	bm_cmp_rules_line(rules, sizeof(rules), c);
+	fprintf(f, md ? "## bootmark compare\n\nBaseline **%s**; %s; `*` marks one.  Each test is "
+			"listed by its headline metric, its other changed metrics under it.\n\n" :
+			"bootmark compare: baseline %s\nrules: %s; * marks one; each test is listed by "
+			"its headline metric, its other changed metrics under it\n",
+		c->nkernels ? c->kernels[0] : "-", rules);
 	print_missing(f, c, md ? "- " : "missing: ");
-	if (md)
-		fputc('\n', f);
-	print_verdicts(f, c, -1, md ? "- " : "  ");
-	if (md)
-		fputc('\n', f);
-	print_verdicts(f, c, 1, md ? "- " : "  ");
+	bm_cmp_print_load(f, c, md);
+	bm_cmp_print_summary(f, c, md);
 	for (i = 0; i < c->nrows; i = j) {
 		for (j = i + 1; j < c->nrows && c->rows[j].block == c->rows[i].block; j++)
 			;
@@ -195,12 +169,12 @@ static void human(FILE *f, const struct bm_cmp *c, const struct bm_compare_opts 
 static const char *const csv_cols[] = {
 	"workload", "variant", "fs", "metric", "unit", "kernel", "baseline", "n", "center",
 	"mean", "hmean", "stddev", "cov_pct", "min", "max", "change_pct", "p_welch", "p_mwu",
-	"significant", "better", "verdict", NULL,
+	"q_bh", "significant", "min_change_ok", "better", "verdict", "headline", "group", NULL,
 };
 
 static void csv(FILE *f, const struct bm_cmp *c)
 {
-	char v[12][40];
+	char v[12][40], g[256];
 	size_t i;
 	int k;
 
@@ -210,9 +184,9 @@ static void csv(FILE *f, const struct bm_cmp *c)
 	for (i = 0; i < c->nrows; i++) {
 		const struct bm_cmp_row *r = &c->rows[i];
 		const double d[] = { r->s.mean, r->s.hmean, r->s.stddev, r->s.cov * 100, r->s.min,
-				     r->s.max, r->change, r->p_welch, r->p_mwu };
+				     r->s.max, r->change, r->p_welch, r->p_mwu, r->q };
 
-		for (k = 0; k < 9; k++) {
+		for (k = 0; k < 10; k++) {
 			if (isnan(d[k]))
 				v[k][0] = '\0';
 			else
@@ -230,21 +204,28 @@ static void csv(FILE *f, const struct bm_cmp *c)
 		fputc(',', f);
 		bm_csv_field(f, c->kernels[r->kidx]);
 		fprintf(f, ",%s,%zu,%s", c->kernels[0], r->s.n, r->hmean ? "hmean" : "mean");
-		for (k = 0; k < 9; k++)
+		for (k = 0; k < 10; k++)
 			fprintf(f, ",%s", v[k]);
-		fprintf(f, ",%d,%s,%s\n", r->sig, dir_name[r->dir], verdict_name[r->verdict + 1]);
+		fprintf(f, ",%d,%d,%s,%s,%d,", r->sig, r->big, dir_name[r->dir],
+			verdict_name[r->verdict + 1], r->headline);
+		bm_csv_field(f, bm_cmp_group_name(g, sizeof(g), r));
+		fputc('\n', f);
 	}
 }
 
 static void json(FILE *f, const struct bm_cmp *c)
 {
 	struct bm_json j;
+	char g[256];
 	size_t i;
 
 	bm_json_init(&j, f, 1);
 	bm_json_obj_begin(&j);
+	bm_json_kstr(&j, "schema", BM_SCHEMA_COMPARE);
 	bm_json_kstr(&j, "baseline", c->nkernels ? c->kernels[0] : "");
-	bm_json_knum(&j, "alpha", c->alpha);
+	bm_json_knum(&j, "alpha", c->rules.alpha);
+	bm_cmp_json_summary(&j, c);
+	bm_cmp_json_load(&j, c);
 	bm_json_key(&j, "missing");
 	bm_json_arr_begin(&j);
 	for (i = 0; i < c->nboots; i++) {
@@ -287,10 +268,18 @@ static void json(FILE *f, const struct bm_cmp *c)
 		bm_json_knum(&j, "change_pct", r->change);
 		bm_json_knum(&j, "p_welch", r->p_welch);
 		bm_json_knum(&j, "p_mwu", r->p_mwu);
+		bm_json_knum(&j, "q_bh", r->q);
 		bm_json_key(&j, "significant");
 		bm_json_bool(&j, r->sig);
+		bm_json_key(&j, "min_change_ok");
+		bm_json_bool(&j, r->big);
+		bm_json_key(&j, "changed");
+		bm_json_bool(&j, r->changed);
 		bm_json_kstr(&j, "better", dir_name[r->dir]);
 		bm_json_kstr(&j, "verdict", verdict_name[r->verdict + 1]);
+		bm_json_key(&j, "headline");
+		bm_json_bool(&j, r->headline);
+		bm_json_kstr(&j, "group", bm_cmp_group_name(g, sizeof(g), r));
 		bm_json_obj_end(&j);
 	}
 	bm_json_arr_end(&j);
@@ -316,4 +305,9 @@ void bm_cmp_print(FILE *f, const struct bm_cmp *c, const struct bm_compare_opts 
 const char *bm_cmp_num(char *buf, size_t len, double v)
 {
 	return num(buf, len, v);
+}
+
+const char *bm_cmp_pval(char *buf, size_t len, double p)
+{
+	return pval(buf, len, p);
 }

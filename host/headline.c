@@ -16,6 +16,7 @@ static const struct {
 	{ "aim7",     "jobs_min" },
 	{ "dbench",   "tput" },
 	{ "kerntree", "real" },
+	{ "fio",      "bw" },        /* MiB/s, fio's own figure */
 };
 
 const char *bm_headline_metric(const char *wl)

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * "bootmark report": the compare rows as HTML tables plus SVG plots of the
+ * "bootmark report": compare's summary, then SVG plots of the
  * workloads people read as curves (x from the test label, which encodes
  * the swept parameter: tio-seqrd-t4, dbench8, aim7-fserver-t16, lmdd-r-64k).
  * The plotted value and its error bar are the row's center (hmean for
- * rates) and stddev, exactly as compare computed them.
+ * rates) and stddev, exactly as compare computed them; then the rows as
+ * tables.
  */
 #include <errno.h>
 #include <math.h>
@@ -168,6 +169,7 @@ static const char style[] =
 	"td:first-child,th:first-child{text-align:left}"
 	"tr.regression td{color:#b2182b;font-weight:bold}"
 	"tr.improvement td{color:#1a7f37;font-weight:bold}"
+	"li.regression>b{color:#b2182b}li.improvement>b{color:#1a7f37}"
 	"figure{display:inline-block;margin:.5em}"
 	"svg.chart{font:11px sans-serif;background:#fff;border:1px solid #ddd}"
 	"svg.chart .title{font-size:13px;font-weight:bold}"
@@ -201,10 +203,52 @@ static void missing(FILE *f, const struct bm_cmp *c)
 	fputs(n ? "</ul>\n" : "<li>none</li>\n</ul>\n", f);
 }
 
+/* compare's summary: the same entries, the same words. */
+static void summary(FILE *f, const struct bm_cmp *c)
+{
+	static const char *const cls[] = { "regression", "improvement", "other" };
+	char t[256], d[256];
+	size_t i, j;
+	int k, n;
+
+	fputs("<h2>Summary</h2>\n", f);
+	for (k = BM_KIND_REGRESSION; k <= BM_KIND_OTHER; k++) {
+		fprintf(f, "<h3>%s</h3>\n<ul class=\"summary %s\">\n", bm_cmp_kind_title[k], cls[k]);
+		for (i = 0, n = 0; i < c->nentries; i++) {
+			const struct bm_cmp_entry *e = &c->entries[i];
+
+			if ((int)e->kind != k)
+				continue;
+			bm_cmp_entry_title(t, sizeof(t), c, e);
+			fprintf(f, "<li class=\"%s\"><b>", cls[k]);
+			bm_svg_esc(f, t);
+			fputs("</b>", f);
+			if (e->head) {
+				fputs(": ", f);
+				bm_svg_esc(f, bm_cmp_delta(d, sizeof(d), e->head));
+				if (k == BM_KIND_OTHER)
+					fprintf(f, " %s", bm_cmp_verdict_word(e->head));
+			}
+			if (e->nsec)
+				fputs("\n<ul>\n", f);
+			for (j = 0; j < e->nsec; j++) {
+				fputs("<li>", f);
+				bm_svg_esc(f, e->sec[j]->metric);
+				fputs(": ", f);
+				bm_svg_esc(f, bm_cmp_delta(d, sizeof(d), e->sec[j]));
+				fprintf(f, " %s</li>\n", bm_cmp_verdict_word(e->sec[j]));
+			}
+			fputs(e->nsec ? "</ul></li>\n" : "</li>\n", f);
+			n++;
+		}
+		fputs(n ? "</ul>\n" : "<li>none</li>\n</ul>\n", f);
+	}
+}
+
 static void table(FILE *f, const struct bm_cmp *c, size_t from, size_t to)
 {
 	const struct bm_cmp_row *h = &c->rows[from];
-	char lab[160], k[128], v[8][32];
+	char lab[160], k[128], v[9][32];
 	size_t i;
 
 	fputs("<h3>", f);
@@ -215,7 +259,7 @@ static void table(FILE *f, const struct bm_cmp *c, size_t from, size_t to)
 	bm_svg_esc(f, h->unit[0] ? h->unit : "no unit");
 	fprintf(f, "%s)</h3>\n<table>\n<tr><th></th><th>n</th><th>%s</th><th>stddev</th>"
 		   "<th>CoV%%</th><th>min</th><th>max</th><th>change</th><th>p (Welch)</th>"
-		   "<th>p (MWU)</th><th></th></tr>\n",
+		   "<th>q (BH)</th><th>p (MWU)</th><th></th></tr>\n",
 		h->dir == BM_DIR_HIGHER ? ", higher is better" :
 		h->dir == BM_DIR_LOWER ? ", lower is better" : "", h->hmean ? "hmean" : "mean");
 	for (i = from; i < to; i++) {
@@ -227,15 +271,16 @@ static void table(FILE *f, const struct bm_cmp *c, size_t from, size_t to)
 		snprintf(v[5], 32, isnan(r->change) ? "-" : "%+.2f%%", r->change);
 		snprintf(v[6], 32, isnan(r->p_welch) ? "-" : "%.4g", r->p_welch);
 		snprintf(v[7], 32, isnan(r->p_mwu) ? "-" : "%.4g", r->p_mwu);
+		snprintf(v[8], 32, isnan(r->q) ? "-" : "%.4g", r->q);
 		fprintf(f, "<tr class=\"%s\"><td>", r->verdict < 0 ? "regression" :
 			r->verdict > 0 ? "improvement" : "");
 		bm_svg_esc(f, lab);
 		fprintf(f, "</td><td>%zu</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td>"
-			   "<td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
+			   "<td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
 			r->s.n, bm_cmp_num(v[0], 32, r->center), bm_cmp_num(v[1], 32, r->s.stddev),
 			v[2], bm_cmp_num(v[3], 32, r->s.min), bm_cmp_num(v[4], 32, r->s.max), v[5],
-			v[6], v[7], r->sig ? (r->verdict < 0 ? "* regression" : r->verdict > 0 ?
-					      "* improvement" : "*") : "");
+			v[6], v[8], v[7], r->changed ? (r->verdict < 0 ? "* regression" : r->verdict > 0 ?
+						  "* improvement" : "*") : "");
 	}
 	fputs("</table>\n", f);
 }
@@ -243,6 +288,7 @@ static void table(FILE *f, const struct bm_cmp *c, size_t from, size_t to)
 int bm_html_report(FILE *f, const struct bm_cmp *c)
 {
 	struct plots ps = { NULL, 0 };
+	char rules[512];
 	size_t i, j;
 	int rc = 0;
 
@@ -252,10 +298,15 @@ int bm_html_report(FILE *f, const struct bm_cmp *c)
 		   "<title>bootmark report</title>\n<style>%s</style>\n</head>\n<body>\n"
 		   "<h1>bootmark report</h1>\n<p>Baseline <b>", style);
 	bm_svg_esc(f, c->nkernels ? c->kernels[0] : "-");
-	fprintf(f, "</b>; * = Welch's t-test p &lt; %g (two-sided).  Plots show the center "
-		   "(harmonic mean for rates, else mean) \xc2\xb1 one stddev of the repeats.</p>\n",
-		c->alpha);
+	fputs("</b>; ", f);
+	bm_cmp_rules_line(rules, sizeof(rules), c);
+	bm_svg_esc(f, rules);
+	fputs("; * marks one.  Each test is listed by its headline metric, its other changed "
+	      "metrics under it.  Plots show the center (harmonic mean for rates, else mean) "
+	      "\xc2\xb1 one stddev of the repeats.</p>\n", f);
+	summary(f, c);
 	missing(f, c);
+	bm_cmp_html_load(f, c);
 	fputs("<h2>Plots</h2>\n", f);
 	if (rc)
 		fputs("<p>Out of memory: plots left out.</p>\n", f);

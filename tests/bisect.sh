@@ -100,10 +100,19 @@ check "bisect: a list of filesystems is exit 100" \
 check "bisect: --threshold 150% is exit 100" \
 	"bad_in --candidates $out/candidates --metric dd.dd64r.real --threshold 150%"
 
+# 1d: compare's verdict on the ends' boots (tests/compare_verdict.sh part ab):
+# dd64r's headline real is the one regression, BH and min-change hold
+mkdir -p "$out/good" "$out/bad" "$out/ab"
+for d in "$out"/list/c01.b*; do ln -s "$d" "$out/good/"; ln -s "$d" "$out/ab/"; done
+for d in "$out"/list/c08.b*; do ln -s "$d" "$out/bad/"; ln -s "$d" "$out/ab/"; done
+BM=$bin COMPARE_PARTS=ab BM_COMPARE_AB="$out/ab" sh "$(dirname "$0")/compare_verdict.sh" \
+	>"$out/compare.log" 2>&1
+crc=$?
+grep -E '^(ok|not ok)' "$out/compare.log" | sed 's/^/#   /'
+check "compare on the ends' boots: dd64r real is the regression (compare_verdict.sh ab)" \
+	"[ $crc -eq 0 ]"
+
 # 2 -------------------------------------------------------------------------
-mkdir -p "$out/good" "$out/bad"
-for d in "$out"/list/c01.b*; do ln -s "$d" "$out/good/"; done
-for d in "$out"/list/c08.b*; do ln -s "$d" "$out/bad/"; done
 repo="$out/repo"
 git init -q "$repo"
 (

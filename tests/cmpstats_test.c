@@ -2,7 +2,8 @@
 /*
  * host/cmpstats.c against values computed independently (exact closed
  * forms, published examples, and a numeric integration of the t density
- * done outside this tree).
+ * done outside this tree; the Benjamini-Hochberg q-values also with
+ * statsmodels 0.13's multipletests(method="fdr_bh") on Debian 12).
  */
 #include <math.h>
 #include <stdio.h>
@@ -98,6 +99,49 @@ static void mwu(void)
 	tap_ok(m.u == 3 && isnan(m.p), "all values tied: U = n1 n2 / 2, p undefined");
 }
 
+static void bh(void)
+{
+	/* Benjamini & Hochberg (1995), section 4: 15 p-values of a clinical
+	 * trial; at FDR 0.05 the step-up procedure rejects the four smallest
+	 * (p_(4) = 0.0095 <= 4/15 * 0.05, p_(i) > i/15 * 0.05 for every i > 4). */
+	static const double p[] = { 0.0001, 0.0004, 0.0019, 0.0095, 0.0201, 0.0278, 0.0298,
+				    0.0344, 0.0459, 0.3240, 0.4262, 0.5719, 0.6528, 0.7590, 1 };
+	static const double want[] = { 0.0015, 0.003, 0.0095, 0.035625, 0.0603,
+				       0.0638571428571, 0.0638571428571, 0.0645, 0.0765, 0.486,
+				       0.581181818182, 0.714875, 0.753230769231, 0.813214285714, 1 };
+	/* unsorted, a tie, and two entries that are no test: m = 7.  Sorted:
+	 * .005 .01 .03 .04 .04 .5 .9; 7p/rank: .035 .035 .07 .07 .056 .583 .9;
+	 * the running minimum from the top: .035 .035 .056 .056 .056 .583 .9 */
+	static const double p2[] = { 0.04, NAN, 0.01, 0.03, 0.04, 0.5, 0.005, 0.9, -1 };
+	static const double want2[] = { 0.056, NAN, 0.035, 0.056, 0.056, 0.583333333333,
+					0.035, 0.9, NAN };
+	double q[N(p)];
+	size_t i, m;
+	int rejected = 0, same = 1;
+
+	TAP_EQ_INT(bm_bh_qvalues(p, N(p), q, &m), 0, "BH on 15 p-values");
+	TAP_EQ_INT((int)m, 15, "family of 15");
+	for (i = 0; i < N(p); i++) {
+		if (fabs(q[i] - want[i]) > 1e-11) {
+			tap_diag("q[%zu] = %.12g, want %.12g", i, q[i], want[i]);
+			same = 0;
+		}
+		rejected += q[i] <= 0.05;
+	}
+	tap_ok(same, "q-values of Benjamini & Hochberg's example equal statsmodels' fdr_bh");
+	TAP_EQ_INT(rejected, 4, "q <= 0.05 rejects the 4 the paper rejects");
+	TAP_EQ_INT(bm_bh_qvalues(p2, N(p2), q, &m), 0, "BH with ties and untested entries");
+	TAP_EQ_INT((int)m, 7, "NAN and out-of-range p are not in the family");
+	for (i = 0, same = 1; i < N(p2); i++)
+		if (isnan(want2[i]) ? !isnan(q[i]) : fabs(q[i] - want2[i]) > 1e-11) {
+			tap_diag("q[%zu] = %.12g, want %.12g", i, q[i], want2[i]);
+			same = 0;
+		}
+	tap_ok(same, "worked example: q = running minimum of m p / rank, untested stay NAN");
+	TAP_EQ_INT(bm_bh_qvalues(p2, 0, q, &m), 0, "empty family");
+	TAP_EQ_INT((int)m, 0, "m = 0");
+}
+
 int main(void)
 {
 	tap_plan(0);
@@ -105,5 +149,6 @@ int main(void)
 	beta_and_t();
 	welch();
 	mwu();
+	bh();
 	return tap_done();
 }
