@@ -13,6 +13,7 @@
  * (the seed left it out).  Repeats show as "#<rep>" after the label;
  * partial results are marked.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,19 @@ static long tasks_of(const struct bm_rres *h)
 	return bm_rres_param(h, "tasks", buf, sizeof(buf)) ? strtol(buf, NULL, 10) : 0;
 }
 
+/* One cell: the metric, or "-" when the record lacks it (never 0). */
+static const char *cell(char *buf, size_t len, const struct bm_rres *h, const char *name,
+			int width, int prec)
+{
+	double v = bm_rres_value(h, name, NAN);
+
+	if (isnan(v))
+		snprintf(buf, len, "%*s", width, "-");
+	else
+		snprintf(buf, len, "%*.*f", width, prec, v);
+	return buf;
+}
+
 static const struct bm_rrow *sort_rows;
 
 /* Tasks ascending, then Jobs/Min descending, then run order. */
@@ -66,7 +80,7 @@ static void row_label(char *buf, size_t len, const struct bm_rrow *row, int reps
 
 static void print_section(FILE *f, const struct bm_rrow *rows, size_t n, const char *key)
 {
-	char k[KEY_LEN], mix[32], label[96];
+	char k[KEY_LEN], mix[32], label[96], c[5][32];
 	size_t *idx, m = 0, i;
 	int width = 6, reps = 0;
 	long prev = -1;
@@ -102,10 +116,13 @@ static void print_section(FILE *f, const struct bm_rrow *rows, size_t n, const c
 			fputc('\n', f);
 		prev = tasks_of(h);
 		row_label(label, sizeof(label), &rows[idx[i]], reps);
-		fprintf(f, "%-*s %5ld %8.1f %5.0f %7.1f %7.1f %13.4f%s\n", width, label, prev,
-			bm_rres_value(h, "jobs_min", 0), bm_rres_value(h, "jti", 0),
-			bm_rres_value(h, "aim_real", 0), bm_rres_value(h, "cpu", 0),
-			bm_rres_value(h, "jobs_sec_task", 0), h->partial ? " (partial)" : "");
+		fprintf(f, "%-*s %5ld %s %s %s %s %s%s\n", width, label, prev,
+			cell(c[0], sizeof(c[0]), h, "jobs_min", 8, 1),
+			cell(c[1], sizeof(c[1]), h, "jti", 5, 0),
+			cell(c[2], sizeof(c[2]), h, "aim_real", 7, 1),
+			cell(c[3], sizeof(c[3]), h, "cpu", 7, 1),
+			cell(c[4], sizeof(c[4]), h, "jobs_sec_task", 13, 4),
+			h->partial ? " (partial)" : "");
 	}
 	free(idx);
 }

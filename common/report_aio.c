@@ -5,9 +5,13 @@
  * "(w/o drop_caches)" row for cache=warm, files read per second.  The seed
  * had one column per I/O scheduler (NOOP); here the columns are the two
  * interfaces, each with files/s, MiB/s and the mean per-file latency.
- * A block also differs by files, qd, threads and direct, shown in its
- * heading.  Repeats are averaged; a partial result is marked '*'.
+ * A block also differs by files, qd, threads, the order of a file's reads
+ * (seq or random) and the O_DIRECT that ran (the record's direct metric:
+ * a filesystem that refuses O_DIRECT reads buffered, "direct=0 (1 asked)"),
+ * shown in its heading.  Repeats are averaged; a partial result is marked
+ * '*'; a metric a record lacks leaves its cell "-", never 0.
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -21,6 +25,7 @@ static const char *const aio_rengines[] = { "libaio", "io_uring" };
 struct aio_cell {
 	double files_s, rate, lat;
 	int n, partial;
+	int nf, nr, nl;      /* records that had files_s, rate, lat_avg */
 };
 
 struct aio_rrow {
@@ -30,7 +35,7 @@ struct aio_rrow {
 };
 
 struct aio_rblock {
-	char fsize[16], rest[96];
+	char fsize[16], rest[128];
 	unsigned nrows;
 	struct aio_rrow rows[AIO_RROWS];
 };
@@ -38,7 +43,8 @@ struct aio_rblock {
 static void aio_block_key(const struct bm_rres *h, char *fsize, size_t flen, char *rest,
 			  size_t rlen)
 {
-	char f[32] = "?", q[32] = "?", t[32] = "?", d[8] = "?";
+	char f[32] = "?", q[32] = "?", t[32] = "?", d[8] = "?", o[16] = "seq", ran[32];
+	const struct bm_rmetric *m = bm_rres_metric(h, "direct");
 
 	if (!bm_rres_param(h, "fsize", fsize, flen))
 		snprintf(fsize, flen, "?");
@@ -46,13 +52,19 @@ static void aio_block_key(const struct bm_rres *h, char *fsize, size_t flen, cha
 	bm_rres_param(h, "qd", q, sizeof(q));
 	bm_rres_param(h, "threads", t, sizeof(t));
 	bm_rres_param(h, "direct", d, sizeof(d));
-	snprintf(rest, rlen, "files=%s qd=%s threads=%s direct=%s", f, q, t, d);
+	bm_rres_param(h, "order", o, sizeof(o));
+	/* the direct that ran, and what was asked when it differs */
+	if (m && isfinite(m->value) && (int)m->value != (d[0] == '1'))
+		snprintf(ran, sizeof(ran), "%d (%s asked)", (int)m->value, d);
+	else
+		snprintf(ran, sizeof(ran), "%s", m && isfinite(m->value) ? (m->value ? "1" : "0") : d);
+	snprintf(rest, rlen, "files=%s qd=%s threads=%s order=%s direct=%s", f, q, t, o, ran);
 }
 
 static struct aio_rblock *aio_find_block(struct aio_rblock *b, unsigned *nb,
 					 const struct bm_rres *h)
 {
-	char fsize[16], rest[96];
+	char fsize[16], rest[128];
 	unsigned i;
 
 	aio_block_key(h, fsize, sizeof(fsize), rest, sizeof(rest));
@@ -89,9 +101,18 @@ static void aio_add(struct aio_rblock *b, const struct bm_rrow *row)
 		b->rows[b->nrows++].warm = warm;
 	}
 	c = &b->rows[i].c[e];
-	c->files_s += bm_rres_value(h, "files_s", 0);
-	c->rate += bm_rres_value(h, "rate", 0);
-	c->lat += bm_rres_value(h, "lat_avg", 0);
+	if (bm_rres_metric(h, "files_s")) {
+		c->files_s += bm_rres_value(h, "files_s", 0);
+		c->nf++;
+	}
+	if (bm_rres_metric(h, "rate")) {
+		c->rate += bm_rres_value(h, "rate", 0);
+		c->nr++;
+	}
+	if (bm_rres_metric(h, "lat_avg")) {
+		c->lat += bm_rres_value(h, "lat_avg", 0);
+		c->nl++;
+	}
 	c->n++;
 	c->partial |= h->partial;
 }
@@ -126,11 +147,22 @@ static void aio_print_block(FILE *f, const struct aio_rblock *b)
 		for (e = 0; e < 2; e++) {
 			const struct aio_cell *c = &b->rows[i].c[e];
 
-			if (!c->n)
+			if (!c->n) {
 				fprintf(f, " %8s %8s %8s", "-", "-", "-");
+				continue;
+			}
+			if (c->nf)
+				fprintf(f, " %7.0f%c", c->files_s / c->nf, c->partial ? '*' : ' ');
 			else
-				fprintf(f, " %7.0f%c %8.1f %8.3f", c->files_s / c->n,
-					c->partial ? '*' : ' ', c->rate / c->n, c->lat / c->n);
+				fprintf(f, " %7s%c", "-", c->partial ? '*' : ' ');
+			if (c->nr)
+				fprintf(f, " %8.1f", c->rate / c->nr);
+			else
+				fprintf(f, " %8s", "-");
+			if (c->nl)
+				fprintf(f, " %8.3f", c->lat / c->nl);
+			else
+				fprintf(f, " %8s", "-");
 		}
 		fprintf(f, "\n");
 	}

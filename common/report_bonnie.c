@@ -14,6 +14,7 @@
  * keeps the number.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -121,18 +122,29 @@ static long long bon_param(const struct bm_rres *r, const char *k, long long dfl
 	return (long long)v;
 }
 
+/* bonnie++ prints a test under MinTime (0.5 s) as +++++; a record with
+ * no elapsed time or no rate has no figure at all (bonnie++'s blank cell
+ * for Elapsed == 0), never a 0. */
 static int bon_fast(const struct bm_rres *r)
 {
-	return bm_rres_value(r, "elapsed", 0) < BON_MIN_TIME;
+	return bm_rres_metric(r, "elapsed") && bm_rres_value(r, "elapsed", 0) < BON_MIN_TIME;
 }
 
-/* bonnie++'s %CPU: the record's, or int(cpu_s / elapsed * 100). */
+static int bon_blank(const struct bm_rres *r)
+{
+	return !r || !bm_rres_metric(r, "rate") || !bm_rres_metric(r, "elapsed");
+}
+
+/* bonnie++'s %CPU: the record's, or int(cpu_s / elapsed * 100); -1 when
+ * the record has neither (printed as missing, not as 0). */
 static int bon_cpu(const struct bm_rres *r)
 {
 	double e = bm_rres_value(r, "elapsed", 0);
 
-	if (bm_rres_metric(r, "cpu") || e <= 0)
+	if (bm_rres_metric(r, "cpu"))
 		return (int)bm_rres_value(r, "cpu", 0);
+	if (!bm_rres_metric(r, "cpu_s") || e <= 0)
+		return -1;
 	return (int)(bm_rres_value(r, "cpu_s", 0) / e * 100.0);
 }
 
@@ -167,12 +179,15 @@ static void bon_csv_test(struct bon_csv *c, int at, const struct bm_rres *r, int
 		snprintf(c->f[at + 1], sizeof(c->f[at + 1]), "+++");
 		return;
 	}
+	if (bon_blank(r))
+		return;
 	rate = bm_rres_value(r, "rate", 0);
 	if (!seeks)
 		snprintf(c->f[at], sizeof(c->f[at]), "%d", (int)rate);
 	else
 		snprintf(c->f[at], sizeof(c->f[at]), rate >= 1000.0 ? "%.0f" : "%.1f", rate);
-	snprintf(c->f[at + 1], sizeof(c->f[at + 1]), "%d", bon_cpu(r));
+	if (bon_cpu(r) >= 0)
+		snprintf(c->f[at + 1], sizeof(c->f[at + 1]), "%d", bon_cpu(r));
 }
 
 /* Indexes 0..8: what ran, as DoReportIO() writes it (io_chunk_size empty). */
@@ -180,10 +195,13 @@ static void bon_csv_head(struct bon_csv *c, const char *name,
 			 const struct bm_rres *io, const struct bm_rres *any)
 {
 	long long mib = bon_param(io, "size", 0) >> 20;
+	char ver[16];
 	size_t i;
 
 	snprintf(c->f[0], sizeof(c->f[0]), "1.98");
-	snprintf(c->f[1], sizeof(c->f[1]), "bootmark-2.00a");
+	if (!any || !bm_rres_param(any, "version", ver, sizeof(ver)))
+		snprintf(ver, sizeof(ver), "2.00a");
+	snprintf(c->f[1], sizeof(c->f[1]), "bootmark-%s", ver);
 	snprintf(c->f[2], sizeof(c->f[2]), "%.39s", name);
 	for (i = 0; c->f[2][i]; i++)
 		if (c->f[2][i] == ',' || c->f[2][i] == '\n')
@@ -274,24 +292,32 @@ static int bon_width(const struct bon_row *rows, size_t n, int from, int to)
 	return w;
 }
 
-/* Classic cells: "%5d %4.1f", seeks "%5.1f %4.1f"; %CPU unrounded as Bonnie. */
+/* Classic cells: "%5d %4.1f", seeks "%5.1f %4.1f"; %CPU unrounded as Bonnie,
+ * "-" when the record has no CPU figure. */
 static size_t bon_io_cell(char *buf, size_t len, const struct bm_rres *r, int seeks)
 {
-	double e, cpu;
+	char cpu[16];
+	double e, c, rate;
 
 	if (!r)
 		return (size_t)snprintf(buf, len, "%5s %4s ", "", "");
 	if (bon_fast(r))
 		return (size_t)snprintf(buf, len, "%5s %4s ", "+++++", "+++");
+	if (bon_blank(r))
+		return (size_t)snprintf(buf, len, "%5s %4s ", "-", "-");
 	e = bm_rres_value(r, "elapsed", 0);
-	cpu = bm_rres_metric(r, "cpu_s") ? bm_rres_value(r, "cpu_s", 0) / e * 100.0
-					 : bm_rres_value(r, "cpu", 0);
+	c = bm_rres_metric(r, "cpu_s") ? bm_rres_value(r, "cpu_s", 0) / e * 100.0
+				       : bm_rres_value(r, "cpu", NAN);
+	if (isnan(c))
+		snprintf(cpu, sizeof(cpu), "%4s", "-");
+	else
+		snprintf(cpu, sizeof(cpu), "%4.1f", c);
+	rate = bm_rres_value(r, "rate", 0);
 	/* bonnie++'s rule for seeks, which keeps 1000/s and more in the column */
 	if (seeks)
-		return (size_t)snprintf(buf, len, bm_rres_value(r, "rate", 0) >= 1000.0 ?
-					"%5.0f %4.1f " : "%5.1f %4.1f ",
-					bm_rres_value(r, "rate", 0), cpu);
-	return (size_t)snprintf(buf, len, "%5d %4.1f ", (int)bm_rres_value(r, "rate", 0), cpu);
+		return (size_t)snprintf(buf, len, rate >= 1000.0 ? "%5.0f %s " : "%5.1f %s ", rate,
+					cpu);
+	return (size_t)snprintf(buf, len, "%5d %s ", (int)rate, cpu);
 }
 
 static void bon_print_io(FILE *f, const struct bon_row *rows, size_t n)
@@ -356,6 +382,10 @@ static size_t bon_file_cell(char *buf, size_t len, const struct bm_rres *r)
 		return (size_t)snprintf(buf, len, " %5s %3s", "", "");
 	if (bon_fast(r))
 		return (size_t)snprintf(buf, len, " %5s %3s", "+++++", "+++");
+	if (bon_blank(r))
+		return (size_t)snprintf(buf, len, " %5s %3s", "-", "-");
+	if (bon_cpu(r) < 0)
+		return (size_t)snprintf(buf, len, " %5d %3s", (int)bm_rres_value(r, "rate", 0), "-");
 	return (size_t)snprintf(buf, len, " %5d %3d", (int)bm_rres_value(r, "rate", 0),
 				bon_cpu(r));
 }

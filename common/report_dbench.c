@@ -44,6 +44,32 @@ static void db_cell(char *buf, size_t len, const struct bm_rres *h, const char *
 		snprintf(buf, len, "%.0f", v);
 }
 
+/* dbench's "%g" of the throughput, or "-" when the record has none. */
+static void db_tput_text(char *buf, size_t len, const struct bm_rres *h)
+{
+	double v = bm_rres_value(h, "tput", NAN);
+
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%g", v);
+}
+
+/* The table says when a row replayed bootmark's own mix, and which dbench
+ * clock and formula (1.x, 2.x) a row follows. */
+static const char *db_load_note(const struct bm_rres *h)
+{
+	char lf[64] = "", v[8] = "";
+	int gen = bm_rres_param(h, "loadfile", lf, sizeof(lf)) && !strcmp(lf, "generated");
+
+	bm_rres_param(h, "version", v, sizeof(v));
+	if (!strcmp(v, "1"))
+		return gen ? " (dbench 1.x, generated loadfile)" : " (dbench 1.x)";
+	if (!strcmp(v, "2"))
+		return gen ? " (dbench 2.x, generated loadfile)" : " (dbench 2.x)";
+	return gen ? " (generated loadfile, not client.txt)" : "";
+}
+
 static int db_procs(const struct bm_rres *h)
 {
 	char buf[16];
@@ -71,7 +97,7 @@ static int db_show_rep(const struct bm_rrow *rows, size_t n)
 static void db_block(FILE *f, const struct bm_rrow *rows, size_t n, const char *test, int rep)
 {
 	static const char *const cols[] = { "real", "utime", "stime", "read", "written" };
-	char label[160], c[5][32];
+	char label[160], c[5][32], tput[32];
 	int width = LABEL_MIN;
 	size_t i;
 	int k;
@@ -92,16 +118,28 @@ static void db_block(FILE *f, const struct bm_rrow *rows, size_t n, const char *
 		for (k = 0; k < 5; k++)
 			db_cell(c[k], sizeof(c[k]), h, cols[k]);
 		db_label(label, sizeof(label), &rows[i], rep);
-		fprintf(f, "%-*s: %7s %5s %5s %9s %9s Throughput %g MB/sec %d procs%s\n", width, label,
-			c[0], c[1], c[2], c[3], c[4], bm_rres_value(h, "tput", 0), db_procs(h),
+		db_tput_text(tput, sizeof(tput), h);
+		fprintf(f, "%-*s: %7s %5s %5s %9s %9s Throughput %s MB/sec %d procs%s%s\n", width,
+			label, c[0], c[1], c[2], c[3], c[4], tput, db_procs(h), db_load_note(h),
 			h->partial ? " (partial)" : "");
 	}
+}
+
+/* " %9.03f" of a latency, or the field as "-" when the record lacks it. */
+static void db_ms(FILE *f, const struct bm_rres *h, const char *key)
+{
+	double v = bm_rres_value(h, key, NAN);
+
+	if (isnan(v))
+		fprintf(f, " %9s", "-");
+	else
+		fprintf(f, " %9.03f", v);
 }
 
 static void db_optable(FILE *f, const struct bm_rrow *row, int rep)
 {
 	const struct bm_rres *h = row->r;
-	char label[160], key[32];
+	char label[160], key[32], tput[32], lat[32];
 	size_t k;
 	double cnt;
 
@@ -115,13 +153,18 @@ static void db_optable(FILE *f, const struct bm_rrow *row, int rep)
 			continue;  /* dbench omits ops that did not run */
 		fprintf(f, " %-12s %7u", db_rows[k].name, (unsigned)cnt);
 		snprintf(key, sizeof(key), "avg_%s", db_rows[k].stem);
-		fprintf(f, " %9.03f", bm_rres_value(h, key, 0));
+		db_ms(f, h, key);
 		snprintf(key, sizeof(key), "max_%s", db_rows[k].stem);
-		fprintf(f, " %9.03f\n", bm_rres_value(h, key, 0));
+		db_ms(f, h, key);
+		fputc('\n', f);
 	}
-	fprintf(f, "\nThroughput %g MB/sec  %d clients  %d procs  max_latency=%.03f ms%s\n",
-		bm_rres_value(h, "tput", 0), db_procs(h), db_procs(h),
-		bm_rres_value(h, "lat_max", 0), h->partial ? " (partial)" : "");
+	db_tput_text(tput, sizeof(tput), h);
+	if (bm_rres_metric(h, "lat_max"))
+		snprintf(lat, sizeof(lat), "%.03f", bm_rres_value(h, "lat_max", 0));
+	else
+		snprintf(lat, sizeof(lat), "-");
+	fprintf(f, "\nThroughput %s MB/sec  %d clients  %d procs  max_latency=%s ms%s%s\n", tput,
+		db_procs(h), db_procs(h), lat, db_load_note(h), h->partial ? " (partial)" : "");
 }
 
 static void db_print(FILE *f, const struct bm_rrow *rows, size_t n)

@@ -241,8 +241,11 @@ static void print_lines(FILE *f, const struct lmdd_sweep *s, const struct bm_rro
 			continue;
 		h = rows[i].r;
 		snprintf(test, sizeof(test), h->rep > 1 ? "%s #%d" : "%s", h->test, h->rep);
-		lmdd_line(line, sizeof(line), bm_rres_value(h, "mb", 0),
-			  bm_rres_value(h, "secs", 0));
+		if (bm_rres_metric(h, "mb") && bm_rres_metric(h, "secs"))
+			lmdd_line(line, sizeof(line), bm_rres_value(h, "mb", 0),
+				  bm_rres_value(h, "secs", 0));
+		else    /* a missing figure is missing, never 0 */
+			snprintf(line, sizeof(line), "- MB in - secs, - MB/sec (no figure)");
 		fprintf(f, "%-*s %-16s %s%s\n", s->width, rows[i].label ? rows[i].label : "",
 			test, line, h->partial ? " (partial)" : "");
 	}

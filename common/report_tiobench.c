@@ -12,6 +12,7 @@
  * A last block, which the originals never had, gives the latency
  * percentiles of every row from bootmark's histogram.
  */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,10 +62,17 @@ static int tio_block_of(const struct bm_rres *h)
 	return -1;
 }
 
-/* A perl format numeric field: printf, or all '#' when it does not fit. */
+/* A perl format numeric field: printf, or all '#' when it does not fit;
+ * a metric the record lacks (NAN) prints as "-", never as 0. */
 static void tio_num(char *buf, size_t len, int width, int prec, double v)
 {
-	int n = snprintf(buf, len, "%*.*f", width, prec, v);
+	int n;
+
+	if (isnan(v)) {
+		snprintf(buf, len, "%*s", width, "-");
+		return;
+	}
+	n = snprintf(buf, len, "%*.*f", width, prec, v);
 
 	if (n > width && (size_t)width < len) {
 		memset(buf, '#', (size_t)width);
@@ -88,6 +96,10 @@ static void tio_cpu(char *buf, size_t len, double cpu)
 {
 	char t[64];
 
+	if (isnan(cpu)) {
+		snprintf(buf, len, "%6s", "-");
+		return;
+	}
 	snprintf(t, sizeof(t), "%.15g", cpu);
 	snprintf(buf, len, "%5.5s%%", t);
 }
@@ -133,13 +145,13 @@ static void tio_row(FILE *f, const struct bm_rrow *row, int show_rep)
 	tio_params(h, sz, bs, thr, sizeof(sz));
 	tio_center(csz, sizeof(csz), 6, sz);
 	tio_center(cbs, sizeof(cbs), 5, bs);
-	tio_num(rate, sizeof(rate), 6, 2, bm_rres_value(h, "rate", 0));
-	tio_cpu(cpu, sizeof(cpu), bm_rres_value(h, "cpu", 0));
-	tio_num(avg, sizeof(avg), 9, 3, bm_rres_value(h, "lat_avg", 0));
-	tio_num(max, sizeof(max), 11, 2, bm_rres_value(h, "lat_max", 0));
-	tio_num(p2, sizeof(p2), 8, 5, bm_rres_value(h, "pct_2s", 0));
-	tio_num(p10, sizeof(p10), 8, 5, bm_rres_value(h, "pct_10s", 0));
-	tio_num(eff, sizeof(eff), 5, 0, bm_rres_value(h, "eff", 0));
+	tio_num(rate, sizeof(rate), 6, 2, bm_rres_value(h, "rate", NAN));
+	tio_cpu(cpu, sizeof(cpu), bm_rres_value(h, "cpu", NAN));
+	tio_num(avg, sizeof(avg), 9, 3, bm_rres_value(h, "lat_avg", NAN));
+	tio_num(max, sizeof(max), 11, 2, bm_rres_value(h, "lat_max", NAN));
+	tio_num(p2, sizeof(p2), 8, 5, bm_rres_value(h, "pct_2s", NAN));
+	tio_num(p10, sizeof(p10), 8, 5, bm_rres_value(h, "pct_10s", NAN));
+	tio_num(eff, sizeof(eff), 5, 0, bm_rres_value(h, "eff", NAN));
 	fprintf(f, "%s %s %s %3.3s  %s %s %s %s  %s %s %s%s\n", id, csz, cbs, thr, rate, cpu,
 		avg, max, p2, p10, eff, h->partial ? "  (partial)" : "");
 }
@@ -156,7 +168,7 @@ static void tio_pct_row(FILE *f, const struct bm_rrow *row, int show_rep)
 	tio_center(csz, sizeof(csz), 6, sz);
 	tio_center(cbs, sizeof(cbs), 5, bs);
 	for (i = 0; i < 3; i++)
-		tio_num(p[i], sizeof(p[i]), 9, 3, bm_rres_value(h, names[i], 0));
+		tio_num(p[i], sizeof(p[i]), 9, 3, bm_rres_value(h, names[i], NAN));
 	fprintf(f, "%s %-5s %s %s %3.3s  %s %s %s\n", id, tio_keys[tio_block_of(h)], csz, cbs,
 		thr, p[0], p[1], p[2]);
 }

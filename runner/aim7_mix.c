@@ -1,17 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * AIM7 workfiles as data, and how a task's job list comes from them
- * (AIM Suite VII multitask.c, reaim): each of LOADNUM jobs is a subtest;
- * subtest j runs round(w_j / sum(w) * LOADNUM) times, at least once, the
- * total is recomputed, and the jobs are taken in random order without
- * replacement.
+ * AIM Suite VII's three multiuser workfiles as data, and the way
+ * multitask.c runtap() turns one into a task's jobs: each listed test gets
+ * its share of LOADNUM (suite.h: 100) jobs, rounded as runtap() rounds,
+ * and each job is drawn with aim_rand() (rand.c), seeded per task with
+ * aim_srand(user), without replacement (reduce_list()).
  *
- * fserver: workfile.fserver 1.3 (benchmarks.md section 5), FILESIZE 10M,
- * POOLSIZE 20M.  dbase: the weights derived from Hron's percentages (sum
- * 550); its FILESIZE/POOLSIZE are not known, fserver's are used.
- * shared: workfile.shared is UNVERIFIED; AIM7 describes "shared" as a
- * multiuser blend of file-server and database work, so bootmark's shared
- * is the union of the two mixes with their weights added (docs/workloads.md).
+ * The weights, FILESIZE and POOLSIZE are those of workfile.fserver 1.3,
+ * workfile.dbase 1.3 and workfile.shared 1.2 (AIM VII 1.1, January 1996).
  */
 #include <errno.h>
 #include <math.h>
@@ -21,9 +17,11 @@
 #include "opts.h"
 #include "wl_aim7.h"
 
+#define KiB 1024ull
 #define MiB (1024ull * 1024ull)
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
+/* "Fileserver Mix" */
 static const struct aim7_weight fserver_w[] = {
 	{ "add_int", 20 }, { "add_long", 20 }, { "add_short", 20 },
 	{ "creat-clo", 20 }, { "dir_rtns_1", 20 },
@@ -39,6 +37,7 @@ static const struct aim7_weight fserver_w[] = {
 	{ "tcp_test", 10 }, { "udp_test", 40 },
 };
 
+/* "Large Database Mix" */
 static const struct aim7_weight dbase_w[] = {
 	{ "add_int", 20 }, { "add_long", 20 }, { "add_short", 20 },
 	{ "disk_rd", 40 }, { "disk_rr", 40 },
@@ -50,28 +49,34 @@ static const struct aim7_weight dbase_w[] = {
 	{ "string_rtns", 30 }, { "sync_disk_rw", 30 }, { "sync_disk_update", 30 },
 };
 
-/* fserver + dbase, weights added; fserver's order, then dbase's own tests. */
+/* "Multiuser Shared System Mix" */
 static const struct aim7_weight shared_w[] = {
-	{ "add_int", 40 }, { "add_long", 40 }, { "add_short", 40 },
-	{ "creat-clo", 20 }, { "dir_rtns_1", 20 },
-	{ "disk_cp", 30 }, { "disk_rd", 70 }, { "disk_rr", 70 },
-	{ "disk_rw", 30 }, { "disk_src", 30 }, { "disk_wrt", 30 },
-	{ "div_int", 20 }, { "div_long", 20 }, { "div_short", 20 },
-	{ "jmp_test", 20 }, { "link_test", 20 },
-	{ "mem_rtns_1", 80 }, { "mem_rtns_2", 50 }, { "misc_rtns_1", 20 },
-	{ "mul_int", 20 }, { "mul_long", 20 }, { "mul_short", 20 },
-	{ "ram_copy", 40 }, { "signal_test", 10 }, { "sort_rtns_1", 60 },
-	{ "string_rtns", 60 },
-	{ "sync_disk_cp", 5 }, { "sync_disk_rw", 35 }, { "sync_disk_wrt", 5 },
-	{ "tcp_test", 10 }, { "udp_test", 40 },
-	{ "page_test", 40 }, { "shared_memory", 40 }, { "sieve", 30 },
-	{ "stream_pipe", 10 }, { "sync_disk_update", 30 },
+	{ "add_double", 30 }, { "add_float", 30 }, { "add_int", 30 },
+	{ "add_long", 30 }, { "add_short", 30 },
+	{ "array_rtns", 10 }, { "brk_test", 10 }, { "creat-clo", 10 },
+	{ "dgram_pipe", 10 }, { "dir_rtns_1", 10 },
+	{ "disk_cp", 20 }, { "disk_rd", 20 }, { "disk_rr", 20 },
+	{ "disk_rw", 20 }, { "disk_src", 20 }, { "disk_wrt", 20 },
+	{ "div_double", 10 }, { "div_float", 10 }, { "div_int", 10 },
+	{ "div_long", 10 }, { "div_short", 10 },
+	{ "exec_test", 20 }, { "fork_test", 10 }, { "jmp_test", 10 },
+	{ "link_test", 10 }, { "matrix_rtns", 10 },
+	{ "mem_rtns_1", 10 }, { "mem_rtns_2", 10 }, { "misc_rtns_1", 10 },
+	{ "mul_double", 20 }, { "mul_float", 20 }, { "mul_int", 20 },
+	{ "mul_long", 20 }, { "mul_short", 20 },
+	{ "new_raph", 10 }, { "num_rtns_1", 10 }, { "page_test", 10 },
+	{ "pipe_cpy", 10 }, { "ram_copy", 10 }, { "series_1", 10 },
+	{ "shared_memory", 10 }, { "shell_rtns_1", 20 }, { "sieve", 10 },
+	{ "signal_test", 10 }, { "sort_rtns_1", 10 }, { "stream_pipe", 10 },
+	{ "string_rtns", 30 },
+	{ "sync_disk_cp", 10 }, { "sync_disk_rw", 10 }, { "sync_disk_wrt", 10 },
+	{ "tcp_test", 10 }, { "trig_rtns", 10 }, { "udp_test", 10 },
 };
 
 static const struct aim7_mix mixes[] = {
-	{ "fserver", 10 * MiB, 20 * MiB, fserver_w, N(fserver_w) },
-	{ "dbase", 10 * MiB, 20 * MiB, dbase_w, N(dbase_w) },
-	{ "shared", 10 * MiB, 20 * MiB, shared_w, N(shared_w) },
+	{ "fserver", "workfile.fserver:1.3", 10 * MiB, 20 * MiB, fserver_w, N(fserver_w) },
+	{ "dbase", "workfile.dbase:1.3", 1 * MiB, 25 * MiB, dbase_w, N(dbase_w) },
+	{ "shared", "workfile.shared:1.2", 1 * MiB, 10 * MiB, shared_w, N(shared_w) },
 };
 
 const char *const aim7_mix_names[] = { "fserver", "dbase", "shared", NULL };
@@ -89,46 +94,47 @@ const struct aim7_mix *aim7_mix_find(const char *name)
 unsigned aim7_job_counts(const struct aim7_mix *m, unsigned loadnum, unsigned *counts)
 {
 	unsigned i, sum = 0, total = 0;
+	double load;
 
 	for (i = 0; i < m->n; i++)
 		sum += m->w[i].weight;
 	for (i = 0; i < m->n; i++) {
-		counts[i] = (unsigned)lround((double)m->w[i].weight / sum * loadnum);
-		if (!counts[i])
-			counts[i] = 1;
+		load = (double)m->w[i].weight / sum * loadnum;
+		counts[i] = (unsigned)load;
+		if (load - counts[i] >= 0.5)
+			counts[i]++;
+		else if (load - counts[i] != 0.0 && counts[i] == 0)
+			counts[i] = 1;      /* "run each test at least once" */
 		total += counts[i];
 	}
 	return total;
 }
 
-/* splitmix64 (Steele, Lea, Flood 2014): a full-period 64-bit generator,
- * the same sequence under every libc. */
-uint64_t aim7_rand(uint64_t *state)
+unsigned aim7_rand(unsigned long *seed)
 {
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
+	*seed = *seed * 1103515245ul + 12345ul;
+	return (unsigned)((*seed >> 16) & 0x7fff);
 }
 
-unsigned aim7_job_list(const struct aim7_mix *m, unsigned loadnum, uint64_t seed,
-		       unsigned task, unsigned *jobs)
+int aim7_next_job(unsigned *wlist, unsigned work, unsigned long *seed)
 {
-	unsigned counts[AIM7_MIX_MAX], i, k, n = 0, j, t;
-	uint64_t st = seed * 0x100000001b3ull + task;
+	unsigned rlist[AIM7_MIX_MAX], total = 0, i, k;
 
-	aim7_job_counts(m, loadnum, counts);
-	for (i = 0; i < m->n; i++)
-		for (k = 0; k < counts[i]; k++)
-			jobs[n++] = i;
-	for (i = n; i > 1; i--) {      /* Fisher-Yates: draws without replacement */
-		j = (unsigned)(aim7_rand(&st) % i);
-		t = jobs[i - 1];
-		jobs[i - 1] = jobs[j];
-		jobs[j] = t;
+	if (!work)
+		return -1;
+	k = aim7_rand(seed) % work;
+	if (wlist[k] > 0) {
+		wlist[k]--;
+		return (int)k;
 	}
-	return n;
+	for (i = 0; i < work; i++)
+		if (wlist[i])
+			rlist[total++] = i;
+	if (!total)
+		return -1;     /* AIM: "FATAL ERROR - DIVIDE BY ZERO" */
+	k = rlist[aim7_rand(seed) % total];
+	wlist[k]--;
+	return (int)k;
 }
 
 int aim7_tasks_parse(const char *list, unsigned *out, int max)
@@ -141,23 +147,27 @@ double aim7_jobs_min(unsigned jobs_per_task, unsigned tasks, double real)
 	return real > 0 ? (double)jobs_per_task / real * 60.0 * tasks : 0.0;
 }
 
+/* runtap(): std_dev = sqrt((sumsq - sum^2/n) / n), cov = std_dev / mean,
+ * jti = (int)cov > 1 ? 0 : (1 - cov) * 100. */
 double aim7_jti(const double *t, unsigned n)
 {
-	double mean = 0, var = 0;
+	double sum = 0, sumsq = 0, sd, cov;
 	unsigned i;
 
 	if (!n)
 		return 0;
-	for (i = 0; i < n; i++)
-		mean += t[i];
-	mean /= n;
-	for (i = 0; i < n; i++)
-		var += (t[i] - mean) * (t[i] - mean);
-	var /= n;
-	return mean > 0 ? (1.0 - sqrt(var) / mean) * 100.0 : 100.0;
+	if (n == 1)
+		return 100;
+	for (i = 0; i < n; i++) {
+		sum += t[i];
+		sumsq += t[i] * t[i];
+	}
+	sd = sqrt(fmax(0, (sumsq - sum * sum / n) / n));
+	cov = sum > 0 ? sd / (sum / n) : 0;
+	return (int)cov > 1 ? 0 : (double)(int)((1 - cov) * 100);   /* jti is an int */
 }
 
 unsigned aim7_disk_kib(uint64_t filesize, uint64_t poolsize, unsigned tasks)
 {
-	return (unsigned)((filesize + poolsize / tasks) / 1024);
+	return (unsigned)(filesize / KiB + poolsize / KiB / tasks);
 }

@@ -21,6 +21,7 @@
 #define KTREE_REF_BYTES 1298682509ull
 #define KTREE_SCALE_MIN_PPM 100u        /* scale 0.0001 */
 #define KTREE_SCALE_MAX_PPM 4000000u    /* scale 4 */
+#define KTREE_SCALE_SEED004_PPM 180000u /* scale=seed004: the tree seed 004 untarred */
 #define KTREE_ROOT "linux"              /* top directory of the archive */
 
 struct ktree_dir {

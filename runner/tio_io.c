@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* tiobench's threads: one phase of tiotest 0.4 (wl_tiobench.h). */
+/* tiobench's threads: one phase of tiotest 0.4, or of 0.3.3 with
+ * version=0.3.3 (wl_tiobench.h, wl_tiobench.c). */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -30,6 +31,7 @@ struct tio_thread {
 	uint64_t ops;
 	int err;
 	struct bm_lat lat;
+	struct bm_cpu cpu0, cpu1;   /* 0.3.3: this thread's own rusage */
 };
 
 void tio_path(char *buf, size_t len, const char *dir, unsigned thread)
@@ -65,6 +67,61 @@ static int tio_io_one(struct tio_thread *t, int fd, uint64_t off, int writing)
 		return writing ? -ENOSPC : -ENODATA;  /* disk full / file too short */
 	t->ops++;
 	return 0;
+}
+
+/* 0.3.3: lseek() (outside the latency), then one read()/write(). */
+static int tio_io_seek(struct tio_thread *t, int fd, uint64_t off, int writing)
+{
+	uint64_t bs = t->sh->o->bs, t0;
+	ssize_t n;
+	int err;
+
+	if (off != UINT64_MAX && lseek(fd, (off_t)off, SEEK_SET) < 0)
+		return -errno;
+	t0 = bm_now_ns();
+	n = writing ? write(fd, t->buf, bs) : read(fd, t->buf, bs);
+	err = errno;
+	bm_lat_add(&t->lat, bm_now_ns() - t0);
+	if (n < 0)
+		return -err;
+	if ((uint64_t)n != bs)
+		return writing ? -ENOSPC : -ENODATA;
+	t->ops++;
+	return 0;
+}
+
+/* tiotest 0.3.3's do_write_test(), do_random_write_test(), do_read_test()
+ * and do_random_read_test(): O_RDWR|O_CREAT|O_TRUNC, O_WRONLY or O_RDONLY;
+ * sequential phases write/read on from offset 0, random ones lseek first
+ * to block rand_r() % (blocks - 1); fsync only after writes. */
+static int tio_io_file_033(struct tio_thread *t)
+{
+	const struct tio_opts *o = t->sh->o;
+	int phase = t->sh->phase;
+	int writing = phase == TIO_SEQWR || phase == TIO_RNDWR;
+	int random = phase == TIO_RNDWR || phase == TIO_RNDRD;
+	uint64_t blocks = o->size / o->bs, n = random ? (uint64_t)o->random : blocks, i, off;
+	unsigned seed = tio_seed(t->idx);
+	int fd, ret = 0, flags;
+	char path[512];
+
+	flags = phase == TIO_SEQWR ? O_RDWR | O_CREAT | O_TRUNC
+				   : writing ? O_WRONLY : O_RDONLY;
+	flags |= O_CLOEXEC | (o->direct ? O_DIRECT : 0) | (writing && o->sync ? O_SYNC : 0);
+	tio_path(path, sizeof(path), t->sh->dir, t->idx);
+	fd = open(path, flags, 0600);
+	if (fd < 0)
+		return -errno;
+	for (i = 0; i < n && !ret; i++) {
+		off = random ? tio_rand_block(&seed, blocks > 1 ? blocks - 1 : 1) * o->bs
+			     : UINT64_MAX;
+		ret = tio_io_seek(t, fd, off, writing);
+	}
+	if (writing && fsync(fd) && !ret)
+		ret = -errno;
+	if (close(fd) && !ret)
+		ret = -errno;
+	return ret;
 }
 
 /* tiotest 0.4's thread body: open, ftruncate, the I/O, fsync, close. */
@@ -113,8 +170,13 @@ static void *tio_thread_main(void *arg)
 		pthread_cond_wait(&sh->go_cond, &sh->lock);
 	go = sh->go;
 	pthread_mutex_unlock(&sh->lock);
-	if (go > 0)
+	if (go > 0 && tio_v033(sh->o)) {
+		bm_cpu_now(&t->cpu0, RUSAGE_THREAD);
+		t->err = tio_io_file_033(t);
+		bm_cpu_now(&t->cpu1, RUSAGE_THREAD);
+	} else if (go > 0) {
 		t->err = tio_io_file(t);
+	}
 	return NULL;
 }
 
@@ -192,6 +254,14 @@ int tio_phase_run(const char *dir, const struct tio_opts *o, int phase,
 		bm_lat_merge(lat, &th[i].lat);
 		if (!ret && th[i].err)
 			ret = th[i].err;
+	}
+	/* 0.3.3 under LinuxThreads: each thread's own time, summed */
+	if (tio_v033(o) && created && !ret) {
+		sum->cpu1 = sum->cpu0;
+		for (i = 0; i < created; i++) {
+			sum->cpu1.user_s += th[i].cpu1.user_s - th[i].cpu0.user_s;
+			sum->cpu1.sys_s += th[i].cpu1.sys_s - th[i].cpu0.sys_s;
+		}
 	}
 	pthread_cond_destroy(&sh.go_cond);
 	pthread_cond_destroy(&sh.ready_cond);

@@ -1,19 +1,26 @@
 // SPDX-License-Identifier: MIT
 /*
- * AIM7 (AIM Suite VII multitask / OSDL reaim), re-implemented.  One test
- * per (mix, task count): T forked tasks each run the mix's job list
- * (runner/aim7_mix.c) in their own directory, all released at once.
+ * AIM7 (AIM Suite VII multitask.c), re-implemented.  One test per (mix,
+ * task count): T forked tasks, each running its share of the workfile
+ * (runner/aim7_mix.c) in one shared directory, all started at once.
  *
- * AIM7 forks the tasks, sleeps, then signals them all to start; here they
- * block reading a pipe whose write end the parent closes: the release,
- * and the clock starts there.  Real is release to the last task's exit;
- * CPU is the tasks' user+system time (RUSAGE_CHILDREN, which also counts
- * the helpers a task forks and reaps: stream_pipe, shared_memory), as
- * AIM7's tms_cutime + tms_cstime.
+ * As runtap(): the tasks are forked and report ready, the clock starts
+ * (rt1), the parent sleeps SLEEP (10) seconds and fires the start signal;
+ * Real is rt1 to the last task's exit, so it holds the sleep, and so does
+ * each task's elapsed time, which JTI uses.  CPU is the tasks' user +
+ * system time (RUSAGE_CHILDREN: AIM's tms_cutime + tms_cstime, which also
+ * holds what the tasks' own children used).
  *
- * prepare() (not measured) writes tmpa.common, the file disk_rd and
- * disk_cp read, of FILESIZE + POOLSIZE/tasks KiB, makes the task
- * directories, and brings up the loopback interface for tcp/udp_test.
+ * A task is AIM's child: aim_srand(user) (user = 0..T-1, plus seed=), then
+ * LOADNUM draws without replacement, each job run with AIM's arguments;
+ * aim_rand() also gives the disk tests their offsets, so the jobs' order
+ * and their I/O are AIM's for a given task index.
+ *
+ * prepare() (not measured) makes <mnt>/aim7, the directory every task
+ * works in (AIM's current directory: its config names no disk
+ * directories), with tmpa.common of FILESIZE + POOLSIZE/tasks KiB as
+ * disk_create_all_files() writes it, the fakeh tree disk_src searches,
+ * aim_1.sh and ./true; it brings up lo for tcp/udp_test.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -29,6 +36,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "hosttree.h"
 #include "log.h"
 #include "netlo.h"
 #include "stats.h"
@@ -48,21 +56,42 @@ static const struct bm_opt aim7_opts_tab[] = {
 	{ .name = "jobs", .type = BM_OPT_INT, .off = offsetof(struct aim7_opts, jobs),
 	  .def = "100", .min = 1, .max = AIM7_JOBS_MAX,
 	  .help = "LOADNUM: jobs per task before rounding (reaim -j)" },
-	{ .name = "filesize", .type = BM_OPT_SIZE, .off = offsetof(struct aim7_opts, filesize),
-	  .def = "10M", .min = 1024, .max = 1ll << 40, .help = "workfile FILESIZE" },
-	{ .name = "poolsize", .type = BM_OPT_SIZE, .off = offsetof(struct aim7_opts, poolsize),
-	  .def = "20M", .min = 0, .max = 1ll << 40, .help = "workfile POOLSIZE, shared by the tasks" },
+	{ .name = "filesize", .type = BM_OPT_STR, .off = offsetof(struct aim7_opts, filesize),
+	  .len = sizeof(((struct aim7_opts *)0)->filesize), .def = "",
+	  .help = "workfile FILESIZE (a size); empty: the workfile's (fserver 10M, dbase and "
+	  "shared 1M)" },
+	{ .name = "poolsize", .type = BM_OPT_STR, .off = offsetof(struct aim7_opts, poolsize),
+	  .len = sizeof(((struct aim7_opts *)0)->poolsize), .def = "",
+	  .help = "workfile POOLSIZE, divided among the tasks; empty: the workfile's (fserver "
+	  "20M, dbase 25M, shared 10M)" },
 	{ .name = "seed", .type = BM_OPT_INT, .off = offsetof(struct aim7_opts, seed),
-	  .def = "1", .min = 0, .max = 1ll << 62, .help = "seed of the job order" },
+	  .def = "0", .min = 0, .max = 1ll << 31, .help = "added to each task's aim_srand(user) "
+	  "seed; 0: AIM's own" },
+	{ .name = "sleep", .type = BM_OPT_INT, .off = offsetof(struct aim7_opts, sleep),
+	  .def = "10", .min = 0, .max = 3600, .help = "s from the forks to the start signal, "
+	  "inside Real (multitask.c SLEEP 10)" },
 	BM_OPT_END
 };
 
 /* Per task, in a MAP_SHARED page the parent reads after the exits. */
 struct aim7_slot {
 	int ret;
-	double secs;         /* release to this task's end */
+	double secs;         /* rt1 to this task's end */
 	char msg[240];
 };
+
+/* FILESIZE and POOLSIZE: the option when set, else the workfile's. */
+static int aim7_sizes(const struct aim7_opts *o, const struct aim7_mix *m, uint64_t *fs,
+		      uint64_t *ps)
+{
+	*fs = m->filesize;
+	*ps = m->poolsize;
+	if (o->filesize[0] && bm_parse_size(o->filesize, fs))
+		return -EINVAL;
+	if (o->poolsize[0] && bm_parse_size(o->poolsize, ps))
+		return -EINVAL;
+	return 0;
+}
 
 /* Test idx: mix idx / ntasks, task count idx % ntasks. */
 static const struct aim7_mix *aim7_test(const struct aim7_opts *o, int idx, unsigned *tasks)
@@ -87,6 +116,7 @@ static int aim7_check(const void *opts, char *err, size_t errlen)
 {
 	const struct aim7_opts *o = opts;
 	unsigned list[AIM7_LISTS_MAX];
+	uint64_t fs, ps;
 
 	if (aim7_tasks_parse(o->tasks, list, AIM7_LISTS_MAX) < 0) {
 		snprintf(err, errlen, "option 'tasks': \"%s\" is not a comma list of at most %d "
@@ -95,6 +125,11 @@ static int aim7_check(const void *opts, char *err, size_t errlen)
 	}
 	if (!o->mix[0]) {
 		snprintf(err, errlen, "option 'mix': empty, want fserver, dbase or shared");
+		return -EINVAL;
+	}
+	if (aim7_sizes(o, aim7_mix_find("fserver"), &fs, &ps) || (o->filesize[0] && fs < 1024)) {
+		snprintf(err, errlen, "options 'filesize', 'poolsize': \"%s\", \"%s\": want sizes "
+			 "(512, 4k, 10M), filesize at least 1k", o->filesize, o->poolsize);
 		return -EINVAL;
 	}
 	return 0;
@@ -115,24 +150,28 @@ static int aim7_describe(const void *opts, int idx, struct bm_result *r)
 	const struct aim7_opts *o = opts;
 	const struct aim7_mix *m;
 	char fs[32], ps[32];
+	uint64_t f, p;
 	unsigned t;
 
 	m = aim7_test(o, idx, &t);
-	if (!m)
+	if (!m || aim7_sizes(o, m, &f, &p))
 		return -EINVAL;
-	bm_fmt_size(fs, sizeof(fs), o->filesize, "kMGT");
-	bm_fmt_size(ps, sizeof(ps), o->poolsize, "kMGT");
+	bm_fmt_size(fs, sizeof(fs), f, "kMGT");
+	bm_fmt_size(ps, sizeof(ps), p, "kMGT");
 	snprintf(r->wl, sizeof(r->wl), "aim7");
 	snprintf(r->test, sizeof(r->test), "aim7-%s-t%u", m->name, t);
-	snprintf(r->params, sizeof(r->params), "mix=%s tasks=%u jobs=%lld filesize=%s poolsize=%s",
-		 m->name, t, o->jobs, fs, ps);
+	snprintf(r->params, sizeof(r->params),
+		 "mix=%s tasks=%u jobs=%lld filesize=%s poolsize=%s sleep=%lld%s", m->name, t,
+		 o->jobs, fs, ps, o->sleep, "");
+	if (o->seed)
+		snprintf(r->params + strlen(r->params), sizeof(r->params) - strlen(r->params),
+			 " seed=%lld", o->seed);
 	return 0;
 }
 
-static void aim7_paths(const struct wl_ctx *ctx, char *top, char *common, size_t len)
+static void aim7_top(const struct wl_ctx *ctx, char *top, size_t len)
 {
 	snprintf(top, len, "%s/aim7", ctx->mnt);
-	snprintf(common, len, "%s/aim7/tmpa.common", ctx->mnt);
 }
 
 static int mix_uses(const struct aim7_mix *m, const char *test)
@@ -145,42 +184,53 @@ static int mix_uses(const struct aim7_mix *m, const char *test)
 	return 0;
 }
 
-/* Removes dir and what the jobs leave in it (at most two levels: the task
- * directory and dir_rtns_1's "dirs"); missing is fine. */
-static void rm_tree(const char *dir, int depth)
+/* Removes <mnt>/aim7 and everything the jobs left in it; missing is fine. */
+static void rm_top(const struct wl_ctx *ctx)
 {
-	char path[600];
-	struct dirent *de;
-	DIR *d = opendir(dir);
+	int fd = open(ctx->mnt, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
-	if (d) {
-		while ((de = readdir(d))) {
-			if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-				continue;
-			snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-			if (unlink(path) && (errno == EISDIR || errno == EPERM) && depth < 3)
-				rm_tree(path, depth + 1);
-		}
-		closedir(d);
-	}
-	rmdir(dir);
+	if (fd < 0)
+		return;
+	hosttree_remove(fd, "aim7");
+	close(fd);
 }
 
-static void task_dir(char *buf, size_t len, const char *top, unsigned i)
+/* The shared directory's files, made from inside it (the makers use
+ * relative names, as the tasks do); the runner's cwd is restored. */
+static int make_shared(const char *top, unsigned kib, char *err, size_t errlen)
 {
-	snprintf(buf, len, "%s/t%u", top, i);
+	int here = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC), ret;
+
+	if (here < 0)
+		return -errno;
+	if (chdir(top)) {
+		ret = -errno;
+		snprintf(err, errlen, "cannot enter %s: %s", top, strerror(errno));
+		goto out_close;
+	}
+	ret = aim7_make_common(kib, err, errlen);
+	if (!ret)
+		ret = aim7_make_fakeh(err, errlen);
+	if (!ret)
+		ret = aim7_make_scripts(err, errlen);
+	if (fchdir(here) && !ret)
+		ret = -errno;
+out_close:
+	close(here);
+	return ret;
 }
 
 static int aim7_prepare(struct wl_ctx *ctx, const void *opts, int idx)
 {
 	const struct aim7_opts *o = opts;
 	const struct aim7_mix *m;
-	char top[512], common[512], dir[600], err[600];
-	unsigned t, i;
+	char top[512], err[600];
+	uint64_t fs, ps;
+	unsigned t;
 	int ret;
 
 	m = aim7_test(o, idx, &t);
-	if (!m)
+	if (!m || aim7_sizes(o, m, &fs, &ps))
 		return -EINVAL;
 	if (mix_uses(m, "tcp_test") || mix_uses(m, "udp_test")) {
 		ret = bm_netlo_up();
@@ -190,17 +240,11 @@ static int aim7_prepare(struct wl_ctx *ctx, const void *opts, int idx)
 			return -ENETDOWN;
 		}
 	}
-	aim7_paths(ctx, top, common, sizeof(top));
-	rm_tree(top, 0);
+	aim7_top(ctx, top, sizeof(top));
+	rm_top(ctx);
 	if (mkdir(top, 0755))
 		return -errno;
-	for (i = 0; i < t; i++) {
-		task_dir(dir, sizeof(dir), top, i);
-		if (mkdir(dir, 0755))
-			return -errno;
-	}
-	ret = aim7_make_common(common, aim7_disk_kib(o->filesize, o->poolsize, t),
-			       err, sizeof(err));
+	ret = make_shared(top, aim7_disk_kib(fs, ps, t), err, sizeof(err));
 	if (ret)
 		rlog(RLOG_ERR, "bootmark-runner: aim7: %s", err);
 	return ret;
@@ -214,53 +258,89 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* One task: wait for the release, run the job list, report in the slot. */
+/* One task, runtap()'s child: seeded with its user number, it waits for
+ * the start signal, then draws and runs its jobs; reports in its slot. */
 static void __attribute__((noreturn))
 task_main(const struct aim7_opts *o, const struct aim7_mix *m, const char *top,
-	  unsigned t, unsigned i, int gate, const volatile double *release,
+	  unsigned t, unsigned i, int gate, int ready, const volatile double *rt1,
 	  struct aim7_slot *slot)
 {
-	char dir[600], common[600], c;
+	unsigned wlist[AIM7_MIX_MAX], n, j;
 	const struct aim7_test *test;
 	struct aim7_env env;
-	unsigned *jobs, n, j;
-	int ret = 0;
+	uint64_t fs, ps;
+	int ret = 0, k;
+	char c = 1;
 
-	jobs = malloc(sizeof(*jobs) * (AIM7_MIX_MAX + (size_t)o->jobs * 2));
-	if (!jobs) {
-		slot->ret = -ENOMEM;
-		_exit(1);
-	}
-	n = aim7_job_list(m, (unsigned)o->jobs, (uint64_t)o->seed, i, jobs);
-	task_dir(dir, sizeof(dir), top, i);
-	snprintf(common, sizeof(common), "%s/tmpa.common", top);
+	n = aim7_job_counts(m, (unsigned)o->jobs, wlist);
+	aim7_sizes(o, m, &fs, &ps);
 	memset(&env, 0, sizeof(env));
-	env.dir = dir;
-	env.common = common;
-	env.disk_kib = aim7_disk_kib(o->filesize, o->poolsize, t);
-	env.rng = (uint64_t)o->seed ^ ((uint64_t)(i + 1) << 32);
+	env.seed = (unsigned long)i + (unsigned long)o->seed;    /* aim_srand(user) */
+	env.disk_kib = aim7_disk_kib(fs, ps, t);
+	env.load = t;
+	env.mktemp_counter = -1;
 	env.err = slot->msg;
 	env.errlen = sizeof(slot->msg);
+	aim7_num_init();
+	if (chdir(top)) {
+		slot->ret = -errno;
+		snprintf(slot->msg, sizeof(slot->msg), "cannot enter %.200s", top);
+		_exit(1);
+	}
+	if (write(ready, &c, 1) != 1)
+		_exit(1);
+	close(ready);
 	while (read(gate, &c, 1) < 0 && errno == EINTR)
 		;
 	for (j = 0; j < n && !ret; j++) {
-		test = aim7_test_find(m->w[jobs[j]].test);
+		k = aim7_next_job(wlist, m->n, &env.seed);
+		test = k < 0 ? NULL : aim7_test_find(m->w[k].test);
 		if (!test) {
-			snprintf(slot->msg, sizeof(slot->msg), "no subtest %s", m->w[jobs[j]].test);
+			snprintf(slot->msg, sizeof(slot->msg), "no subtest %s",
+				 k < 0 ? "left" : m->w[k].test);
 			ret = -ENOSYS;
 			break;
 		}
 		ret = test->fn(&env);
 	}
-	slot->secs = now_s() - *release;
+	slot->secs = now_s() - *rt1;
 	slot->ret = ret;
 	_exit(ret ? 1 : 0);
 }
 
 struct aim7_shared {
-	double release;      /* CLOCK_MONOTONIC at the release */
+	double rt1;          /* CLOCK_MONOTONIC when every task was ready */
 	struct aim7_slot slot[];
 };
+
+/* The parent's side of runtap()'s start: wait for each task's "ready"
+ * byte (the umbilical pipe), take rt1, sleep SLEEP seconds (heartbeats
+ * on), then fire the start signal by closing the gate. */
+static int start_tasks(struct wl_ctx *ctx, const struct aim7_opts *o, int ready, int gate,
+		       unsigned n, struct aim7_shared *sh)
+{
+	unsigned got = 0;
+	long long s;
+	char c;
+	ssize_t r;
+
+	while (got < n) {
+		r = read(ready, &c, 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return r < 0 ? -errno : -ECHILD;    /* a task died before ready */
+		got++;
+	}
+	sh->rt1 = now_s();
+	for (s = 0; s < o->sleep; s++) {
+		sleep(1);
+		if (ctx->beat)
+			ctx->beat(ctx, "aim7");
+	}
+	close(gate);
+	return 0;
+}
 
 /* Reaps every task, polling each millisecond so that long runs still send
  * heartbeats; returns the time of the last exit seen. */
@@ -313,10 +393,10 @@ static int aim7_run(struct wl_ctx *ctx, const void *opts, int idx, struct bm_res
 	const struct aim7_opts *o = opts;
 	const struct aim7_mix *m;
 	unsigned counts[AIM7_MIX_MAX], t, i, started = 0, jobs;
-	char top[512], common[512];
+	char top[512];
 	struct aim7_shared *sh;
 	struct bm_cpu c0, c1;
-	int gate[2], *status = NULL, ret = 0;
+	int gate[2], ready[2], *status = NULL, ret = 0;
 	double *secs = NULL, end;
 	pid_t *pid = NULL;
 	size_t shlen;
@@ -324,7 +404,7 @@ static int aim7_run(struct wl_ctx *ctx, const void *opts, int idx, struct bm_res
 	m = aim7_test(o, idx, &t);
 	if (!m)
 		return -EINVAL;
-	aim7_paths(ctx, top, common, sizeof(top));
+	aim7_top(ctx, top, sizeof(top));
 	jobs = aim7_job_counts(m, (unsigned)o->jobs, counts);
 	shlen = sizeof(*sh) + t * sizeof(sh->slot[0]);
 	sh = mmap(NULL, shlen, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -341,6 +421,12 @@ static int aim7_run(struct wl_ctx *ctx, const void *opts, int idx, struct bm_res
 		ret = -errno;
 		goto out_free;
 	}
+	if (pipe2(ready, O_CLOEXEC)) {
+		ret = -errno;
+		close(gate[0]);
+		close(gate[1]);
+		goto out_free;
+	}
 	bm_cpu_now(&c0, RUSAGE_CHILDREN);
 	for (started = 0; started < t; started++) {
 		pid[started] = fork();
@@ -350,15 +436,21 @@ static int aim7_run(struct wl_ctx *ctx, const void *opts, int idx, struct bm_res
 		}
 		if (!pid[started]) {
 			close(gate[1]);
-			task_main(o, m, top, t, started, gate[0], &sh->release, &sh->slot[started]);
+			close(ready[0]);
+			task_main(o, m, top, t, started, gate[0], ready[1], &sh->rt1,
+				  &sh->slot[started]);
 		}
 	}
 	close(gate[0]);
-	if (ret)            /* a task that cannot start: no test at all */
+	close(ready[1]);
+	if (!ret)
+		ret = start_tasks(ctx, o, ready[0], gate[1], t, sh);
+	close(ready[0]);
+	if (ret) {          /* a task that cannot start: no test at all */
 		for (i = 0; i < started; i++)
 			kill(pid[i], SIGKILL);
-	sh->release = now_s();
-	close(gate[1]);     /* the release: every task's read() returns 0 */
+		close(gate[1]);
+	}
 	end = reap_all(ctx, pid, started, status);
 	bm_cpu_now(&c1, RUSAGE_CHILDREN);
 	if (ret)
@@ -373,7 +465,7 @@ static int aim7_run(struct wl_ctx *ctx, const void *opts, int idx, struct bm_res
 			     sh->slot[i].msg[0] ? sh->slot[i].msg : "died");
 		}
 	}
-	aim7_metrics(r, jobs, t, end - sh->release, &c0, &c1, aim7_jti(secs, t));
+	aim7_metrics(r, jobs, t, end - sh->rt1, &c0, &c1, aim7_jti(secs, t));
 	if (ret)
 		r->partial = 1;
 out_free:
@@ -386,13 +478,10 @@ out_free:
 
 static void aim7_inspect(struct wl_ctx *ctx, const void *opts, int idx, struct bm_result *r)
 {
-	char top[512], common[512];
-
 	(void)opts;
 	(void)idx;
 	(void)r;
-	aim7_paths(ctx, top, common, sizeof(top));
-	rm_tree(top, 0);
+	rm_top(ctx);
 }
 
 const struct wl_ops wl_aim7_ops = {

@@ -38,6 +38,20 @@ static const char *const bon_names[] = {
 	"seq-create", "seq-stat", "seq-del", "rnd-create", "rnd-stat", "rnd-del", NULL
 };
 
+static const char *const bon_versions[] = { "2.00a", "1.02c", "bray", NULL };
+static const char *const bon_caches[] = { "chained", "cold", NULL };
+
+/* Each version's test order: Bray's Bonnie rewrote the putc file before its
+ * block write; bonnie++ writes by block first (bonnie++.cpp TestFileOps). */
+static const int bon_order_pp[BON_NTESTS] = {
+	BON_PUTC, BON_BLOCK_W, BON_REWRITE, BON_GETC, BON_BLOCK_R, BON_SEEKS,
+	BON_SEQ_CREATE, BON_SEQ_STAT, BON_SEQ_DEL, BON_RND_CREATE, BON_RND_STAT, BON_RND_DEL,
+};
+static const int bon_order_bray[BON_NTESTS] = {
+	BON_PUTC, BON_REWRITE, BON_BLOCK_W, BON_GETC, BON_BLOCK_R, BON_SEEKS,
+	BON_SEQ_CREATE, BON_SEQ_STAT, BON_SEQ_DEL, BON_RND_CREATE, BON_RND_STAT, BON_RND_DEL,
+};
+
 static const char *const bon_labels[] = {
 	"bon-putc", "bon-block-w", "bon-rewrite", "bon-getc", "bon-block-r", "bon-seeks",
 	"bon-seq-create", "bon-seq-stat", "bon-seq-del", "bon-rnd-create", "bon-rnd-stat",
@@ -52,10 +66,12 @@ static const struct bm_opt bonnie_opts_tab[] = {
 	  .max = 1 << 20, .help = "I/O chunk, a power of two (-s size:chunk)" },
 	{ .name = "charsize", .type = BM_OPT_SIZE, OPT(charsize), .def = "3M", .min = 0,
 	  .help = "bytes of the per-char tests, a multiple of chunk; 0: none (-f)" },
-	{ .name = "seeks", .type = BM_OPT_INT, OPT(seeks), .def = "8192", .min = 1,
-	  .max = 1 << 24, .help = "random seeks (-s size:chunk:seeks)" },
-	{ .name = "seekers", .type = BM_OPT_INT, OPT(seekers), .def = "5", .min = 1,
-	  .max = BON_SEEKERS_MAX, .help = "seeker threads (-s size:chunk:seeks:procs)" },
+	{ .name = "seeks", .type = BM_OPT_INT, OPT(seeks), .def = "0", .min = 0,
+	  .max = 1 << 24, .help = "random seeks (-s size:chunk:seeks); 0: the version's "
+	  "(8192, Bonnie 4000)" },
+	{ .name = "seekers", .type = BM_OPT_INT, OPT(seekers), .def = "0", .min = 0,
+	  .max = BON_SEEKERS_MAX, .help = "seekers (-s size:chunk:seeks:procs); 0: the "
+	  "version's (2.00a 5 threads, 1.02c and Bonnie 3 processes)" },
 	{ .name = "direct", .type = BM_OPT_BOOL, OPT(direct), .def = "0",
 	  .help = "O_DIRECT on the create-opens of putc and block-w (-D)" },
 	{ .name = "num", .type = BM_OPT_INT, OPT(num), .def = "16", .min = 1, .max = 1024,
@@ -75,9 +91,40 @@ static const struct bm_opt bonnie_opts_tab[] = {
 	  .def = "putc,block-w,rewrite,getc,block-r,seeks,seq-create,seq-stat,seq-del,"
 		 "rnd-create,rnd-stat,rnd-del",
 	  .choices = bon_names, .help = "the tests to run, a subset of the default" },
+	{ .name = "version", .type = BM_OPT_STR, OPT(version),
+	  .len = sizeof(((struct bonnie_opts *)0)->version), .def = "2.00a",
+	  .choices = bon_versions, .help = "whose definitions: bonnie++ 2.00a, bonnie++ "
+	  "1.02c, or Tim Bray's Bonnie (bray)" },
+	{ .name = "cache", .type = BM_OPT_STR, OPT(cache),
+	  .len = sizeof(((struct bonnie_opts *)0)->cache), .def = "chained",
+	  .choices = bon_caches, .help = "chained: each I/O test starts with the page cache "
+	  "the test before it leaves in one bonnie run; cold: with a dropped cache" },
 	BM_OPT_END
 };
 #undef OPT
+
+int bon_ver(const struct bonnie_opts *o)
+{
+	if (!strcmp(o->version, "1.02c"))
+		return BON_V102C;
+	if (!strcmp(o->version, "bray"))
+		return BON_VBRAY;
+	return BON_V200A;
+}
+
+long bon_nseeks(const struct bonnie_opts *o)
+{
+	if (o->seeks)
+		return (long)o->seeks;
+	return bon_ver(o) == BON_VBRAY ? 4000 : 8192;
+}
+
+long bon_nseekers(const struct bonnie_opts *o)
+{
+	if (o->seekers)
+		return (long)o->seekers;
+	return bon_ver(o) == BON_V200A ? 5 : 3;
+}
 
 int bonnie_check(const struct bonnie_opts *o, char *err, size_t errlen)
 {
@@ -111,8 +158,8 @@ static int bon_wanted(const struct bonnie_opts *o, int t)
 	 * direct=1 leaves bon-putc out. */
 	if (t == BON_PUTC && o->direct)
 		return 0;
-	if (t >= BON_FIRST_FILE_TEST && !o->files)
-		return 0;
+	if (t >= BON_FIRST_FILE_TEST && (!o->files || bon_ver(o) == BON_VBRAY))
+		return 0;   /* Bray's Bonnie had no file tests */
 	snprintf(buf, sizeof(buf), "%s", o->tests);
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
 		if (!strcmp(tok, bon_names[t]))
@@ -122,13 +169,14 @@ static int bon_wanted(const struct bonnie_opts *o, int t)
 
 int bon_test_of(const struct bonnie_opts *o, int idx)
 {
-	int t;
+	const int *order = bon_ver(o) == BON_VBRAY ? bon_order_bray : bon_order_pp;
+	int k;
 
 	if (idx < 0)
 		return -EINVAL;
-	for (t = 0; t < BON_NTESTS; t++)
-		if (bon_wanted(o, t) && idx-- == 0)
-			return t;
+	for (k = 0; k < BON_NTESTS; k++)
+		if (bon_wanted(o, order[k]) && idx-- == 0)
+			return order[k];
 	return -EINVAL;
 }
 
@@ -174,8 +222,8 @@ static int bonnie_describe(const void *opts, int idx, struct bm_result *r)
 	snprintf(r->test, sizeof(r->test), "%s", bon_labels[t]);
 	n = (size_t)snprintf(r->params, sizeof(r->params),
 			     "size=%s chunk=%s charsize=%s seeks=%lld seekers=%lld num=%lld "
-			     "dirs=%lld seed=%lld", sz, ch, cs, o->seeks, o->seekers, o->num,
-			     o->dirs, o->seed);
+			     "dirs=%lld seed=%lld", sz, ch, cs, (long long)bon_nseeks(o),
+			     (long long)bon_nseekers(o), o->num, o->dirs, o->seed);
 	if (o->max_size && n < sizeof(r->params)) {
 		bm_fmt_size(mx, sizeof(mx), o->max_size, "kMG");
 		bm_fmt_size(mn, sizeof(mn), o->min_size, "kMG");
@@ -183,7 +231,13 @@ static int bonnie_describe(const void *opts, int idx, struct bm_result *r)
 				      " max_size=%s min_size=%s", mx, mn);
 	}
 	if (o->direct && n < sizeof(r->params))
-		snprintf(r->params + n, sizeof(r->params) - n, " direct=1");
+		n += (size_t)snprintf(r->params + n, sizeof(r->params) - n, " direct=1");
+	/* 2.00a's records stay as they were before the knob */
+	if (bon_ver(o) != BON_V200A && n < sizeof(r->params))
+		n += (size_t)snprintf(r->params + n, sizeof(r->params) - n, " version=%s",
+				      o->version);
+	if (strcmp(o->cache, "chained") && n < sizeof(r->params))
+		snprintf(r->params + n, sizeof(r->params) - n, " cache=%s", o->cache);
 	return 0;
 }
 
@@ -209,14 +263,16 @@ int bon_cpu_pct(double cpu_s, double elapsed_s)
 	return (int)(cpu_s / elapsed_s * 100.0);
 }
 
-long bon_make_tickets(uint32_t *t, long n, uint64_t *rng)
+long bon_make_tickets(int32_t *t, long n, uint64_t *rng)
 {
 	long i, updates = 0;
 
 	for (i = 0; i < n; i++) {
-		t[i] = bon_rng_next(rng);
-		if (t[i] % BON_UPDATE_SEEK == 0)
+		t[i] = (int32_t)bon_rng_next(rng);
+		if (t[i] % BON_UPDATE_SEEK == 0 && t[i]) {
+			t[i] = -t[i];
 			updates++;
+		}
 	}
 	return updates;
 }
@@ -298,6 +354,16 @@ static int bonnie_run(struct wl_ctx *ctx, const void *opts, int idx, struct bm_r
 
 	if (t < 0)
 		return t;
+	/* what the test before this one leaves behind in a single run: the
+	 * file's pages (not for the creating tests, whose unlink drops them) */
+	if (t != BON_PUTC && t != BON_BLOCK_W && t < BON_FIRST_FILE_TEST &&
+	    !strcmp(o->cache, "chained")) {
+		ret = bon_io_warm(ctx, o);
+		if (ret) {
+			r->partial = 1;
+			return ret;
+		}
+	}
 	if (t >= BON_FIRST_FILE_TEST)
 		ret = bon_files_run(ctx, o, t, r);
 	else if (t == BON_SEEKS)

@@ -39,6 +39,12 @@ static const char bon_rand_chars[] =
  * so that a shuffle cannot lose it. */
 char **bon_names_make(long n, long dirs, int random_order, uint64_t *rng)
 {
+	return bon_names_make_v(n, dirs, random_order, rng, BON_V200A);
+}
+
+/* 1.02c (1.03's make_names) wrote the index as %07d, 2.00a as %010x. */
+char **bon_names_make_v(long n, long dirs, int random_order, uint64_t *rng, int version)
+{
 	long per = n / dirs, i;
 	char **p = malloc((size_t)(n + 1) * sizeof(*p));
 	char *text = malloc((size_t)n * BON_NAME_MAX), *at;
@@ -59,7 +65,11 @@ char **bon_names_make(long n, long dirs, int random_order, uint64_t *rng)
 		if (dirs > 1)
 			snprintf(dir, sizeof(dir), "%05ld/", i / (per + 1));
 		p[i + 1] = at;
-		if (random_order)
+		if (version == BON_V102C && random_order)
+			at += snprintf(at, BON_NAME_MAX, "%s%s%07ld", dir, extra, i);
+		else if (version == BON_V102C)
+			at += snprintf(at, BON_NAME_MAX, "%s%07ld%s", dir, i, extra);
+		else if (random_order)
 			at += snprintf(at, BON_NAME_MAX, "%s%s%010lx", dir, extra, (unsigned long)i);
 		else
 			at += snprintf(at, BON_NAME_MAX, "%s%010lx%s", dir, (unsigned long)i, extra);
@@ -158,17 +168,20 @@ static int bon_tree_names(struct bon_tree *t, const struct bonnie_opts *o, int r
 			  uint64_t *rng)
 {
 	*rng = bon_rng_init(o->seed, rnd ? BON_RND_CREATE : BON_SEQ_CREATE, 0);
-	t->names = bon_names_make(t->n, o->dirs, rnd, rng);
+	t->names = bon_names_make_v(t->n, o->dirs, rnd, rng, bon_ver(o));
 	return t->names ? 0 : -ENOMEM;
 }
 
-static int bon_create_one(struct bon_tree *t, const char *name, uint64_t size)
+/* 2.00a creates O_CREAT|O_EXCL|O_WRONLY; 1.02c called creat(). */
+static int bon_create_one(struct bon_tree *t, const char *name, uint64_t size, int version)
 {
+	int flags = version == BON_V102C ? O_CREAT | O_TRUNC | O_WRONLY
+					 : O_CREAT | O_EXCL | O_WRONLY;
 	uint64_t done;
 	size_t len;
 	int fd, ret = 0;
 
-	fd = openat(t->dirfd, name, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0600);
+	fd = openat(t->dirfd, name, flags | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return -errno;
 	for (done = 0; done < size && !ret; done += len) {
@@ -194,7 +207,7 @@ static int bon_create_all(struct wl_ctx *ctx, struct bon_tree *t,
 		uint64_t t0 = bm_now_ns();
 
 		size = range ? o->min_size + bon_rng_next(rng) % (range + 1) : o->max_size;
-		ret = bon_create_one(t, t->names[i], size);
+		ret = bon_create_one(t, t->names[i], size, bon_ver(o));
 		if (ret)
 			return ret;
 		*bytes += size;
@@ -360,7 +373,8 @@ static int bon_files_test(struct wl_ctx *ctx, struct bon_tree *t, const struct b
 	case BON_SEQ_CREATE:
 	case BON_RND_CREATE:
 		ret = bon_create_all(ctx, t, o, rng, m, bytes);
-		sync();
+		if (bon_ver(o) == BON_V200A)    /* 1.02c had no sync() here */
+			sync();
 		return ret;
 	case BON_SEQ_STAT:
 	case BON_SEQ_DEL:
@@ -370,7 +384,7 @@ static int bon_files_test(struct wl_ctx *ctx, struct bon_tree *t, const struct b
 		ret = bon_walk_rnd(ctx, t, o, test == BON_RND_DEL, m, bytes);
 		break;
 	}
-	if (test == BON_SEQ_DEL || test == BON_RND_DEL)
+	if ((test == BON_SEQ_DEL || test == BON_RND_DEL) && bon_ver(o) == BON_V200A)
 		sync();
 	return ret;
 }

@@ -1,17 +1,25 @@
 // SPDX-License-Identifier: MIT
 /*
- * bonnie's I/O tests on one file of size bytes (wl_bonnie.c has the list).
- * As bonnie++ 2.00a: the file is opened before the timer starts; inside it
- * are the I/O and Close(), that is fsync() then close().  Only the
- * create-opens (putc, block-w) take O_DIRECT; the others reopen O_RDWR.
- * Latency is the slowest chunk: chunk bytes, however many syscalls.
+ * bonnie's I/O tests on one file of size bytes (wl_bonnie.c has the list;
+ * the seek test is in wl_bonnie_seek.c).  As bonnie++ 2.00a (bonnie++.cpp
+ * TestFileOps, bon_io.cpp): the file is opened before the timer starts;
+ * inside it are the I/O and Close(), that is fsync() then close().  Only
+ * the create-opens (putc, block-w) take O_DIRECT; the others reopen O_RDWR.
+ * Latency is the slowest chunk: chunk bytes, however many syscalls.  The
+ * timed part runs in a forked child of one thread, as bonnie++'s process
+ * is (bon_io_solo() below says why).
+ *
+ * version=1.02c (bonnie++ 1.02c/1.03 bon_io.cpp) and version=bray (Tim
+ * Bray's bonnie.c) differ in three ways, each below: the per-char tests are
+ * stdio putc()/getc() over the whole file, Close() does not fsync, and
+ * Bray's rewrite and block read loop until read() comes back short.
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "stats.h"
@@ -29,14 +37,14 @@ static int bon_open_new(const char *path, int direct)
 	return fd < 0 ? -errno : fd;
 }
 
-static int bon_open_old(const char *path)
+int bon_open_old(const char *path)
 {
 	int fd = open(path, O_RDWR | O_CLOEXEC);
 
 	return fd < 0 ? -errno : fd;
 }
 
-/* bonnie++'s Close(): fsync, then close; the first failure is kept. */
+/* bonnie++ 2.00a's Close(): fsync, then close; the first failure is kept. */
 static int bon_close(int fd)
 {
 	int ret = fsync(fd) ? -errno : 0;
@@ -46,7 +54,15 @@ static int bon_close(int fd)
 	return ret;
 }
 
-static int bon_read_full(int fd, unsigned char *buf, size_t len)
+/* 1.02c's close() fsyncs only with -b (not supported), Bonnie's never. */
+int bon_close_v(int fd, int version)
+{
+	if (version == BON_V200A)
+		return bon_close(fd);
+	return close(fd) ? -errno : 0;
+}
+
+int bon_read_full(int fd, unsigned char *buf, size_t len)
 {
 	size_t done = 0;
 	ssize_t n;
@@ -64,7 +80,7 @@ static int bon_read_full(int fd, unsigned char *buf, size_t len)
 	return 0;
 }
 
-static int bon_write_full(int fd, const unsigned char *buf, size_t len)
+int bon_write_full(int fd, const unsigned char *buf, size_t len)
 {
 	size_t done = 0;
 	ssize_t n;
@@ -83,7 +99,7 @@ static int bon_write_full(int fd, const unsigned char *buf, size_t len)
 }
 
 /* Page aligned, for O_DIRECT; zeroed, as bonnie++'s buffer starts. */
-static unsigned char *bon_buffer(size_t len)
+unsigned char *bon_buffer(size_t len)
 {
 	void *b;
 
@@ -134,6 +150,81 @@ static int bon_getc(struct wl_ctx *ctx, int fd, const struct bonnie_opts *o,
 		bon_beat(ctx, k + 1, 128, "bonnie getc");
 	}
 	return 0;
+}
+
+/* 1.02c's write_block_putc() and Bonnie's putc loop: stdio over the whole
+ * file, byte i & 0x7f; fflush before the close (1.02c calls fflush(NULL),
+ * Bonnie's fclose flushes). */
+static int bon_putc_stdio(struct wl_ctx *ctx, FILE *f, const struct bonnie_opts *o,
+			  struct bon_meas *m)
+{
+	uint64_t k, nchunks = o->size / o->chunk;
+	size_t i;
+
+	for (k = 0; k < nchunks; k++) {
+		uint64_t t0 = bm_now_ns();
+
+		for (i = 0; i < o->chunk; i++)
+			if (putc((int)(i & 0x7f), f) == EOF)
+				return errno ? -errno : -ENOSPC;
+		bon_unit_done(m, t0);
+		bon_beat(ctx, k + 1, BON_BEAT_CHUNKS, "bonnie putc");
+	}
+	return fflush(f) ? -errno : 0;
+}
+
+static int bon_getc_stdio(struct wl_ctx *ctx, FILE *f, const struct bonnie_opts *o,
+			  struct bon_meas *m)
+{
+	uint64_t k, nchunks = o->size / o->chunk;
+	unsigned counts[256] = { 0 };
+	size_t i;
+	int c;
+
+	for (k = 0; k < nchunks; k++) {
+		uint64_t t0 = bm_now_ns();
+
+		for (i = 0; i < o->chunk; i++) {
+			c = getc(f);
+			if (c == EOF)
+				return ferror(f) ? -EIO : -ENODATA;
+			counts[c]++;    /* as Bonnie's chars[]: the byte is used */
+		}
+		bon_unit_done(m, t0);
+		bon_beat(ctx, k + 1, BON_BEAT_CHUNKS, "bonnie getc");
+	}
+	return counts[0] == UINT32_MAX ? -EIO : 0;
+}
+
+/* Bonnie's rewrite and block read: read() chunks until one comes back short
+ * (the last read returns 0), so the loop does one read past the end. */
+static int bon_bray_loop(struct wl_ctx *ctx, int fd, const struct bonnie_opts *o,
+			 unsigned char *buf, struct bon_meas *m, int rewrite)
+{
+	size_t idx = 0;
+	uint64_t k = 0, t0 = bm_now_ns();
+	ssize_t n;
+
+	for (;;) {
+		n = read(fd, buf, o->chunk);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if ((size_t)n != o->chunk)
+			return 0;
+		if (rewrite) {
+			idx %= o->chunk / sizeof(int);
+			((int *)(void *)buf)[idx++]++;
+			if (lseek(fd, -(off_t)n, SEEK_CUR) < 0)
+				return -errno;
+			if (write(fd, buf, (size_t)n) != n)
+				return errno ? -errno : -ENOSPC;
+		}
+		bon_unit_done(m, t0);
+		t0 = bm_now_ns();
+		bon_beat(ctx, ++k, BON_BEAT_CHUNKS, rewrite ? "bonnie rewrite" : "bonnie block-r");
+	}
 }
 
 /* Block write, and prepare()'s file: one byte of the buffer changes per chunk. */
@@ -220,7 +311,7 @@ int bon_io_prepare(struct wl_ctx *ctx, const struct bonnie_opts *o)
 		goto out_free_buf;
 	}
 	ret = bon_block_w(ctx, fd, o, buf, &m);
-	fd = bon_close(fd);
+	fd = bon_close_v(fd, bon_ver(o));
 	if (!ret)
 		ret = fd;
 out_free_buf:
@@ -231,6 +322,8 @@ out_free_buf:
 static int bon_io_test(struct wl_ctx *ctx, const struct bonnie_opts *o, int test, int fd,
 		       unsigned char *buf, struct bon_meas *m)
 {
+	if (bon_ver(o) == BON_VBRAY && (test == BON_REWRITE || test == BON_BLOCK_R))
+		return bon_bray_loop(ctx, fd, o, buf, m, test == BON_REWRITE);
 	switch (test) {
 	case BON_PUTC:
 		return bon_putc(ctx, fd, o, m);
@@ -246,12 +339,166 @@ static int bon_io_test(struct wl_ctx *ctx, const struct bonnie_opts *o, int test
 	return -EINVAL;
 }
 
+int bon_io_warm(struct wl_ctx *ctx, const struct bonnie_opts *o)
+{
+	size_t len = 1 << 20;
+	unsigned char *buf = bon_buffer(len);
+	char path[512];
+	uint64_t k = 0;
+	ssize_t n;
+	int fd, ret = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	bon_path(ctx, path, sizeof(path));
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		goto out_free_buf;
+	}
+	while ((n = read(fd, buf, len)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			ret = -errno;
+			break;
+		}
+		bon_beat(ctx, ++k, 256, "bonnie warm");
+	}
+	close(fd);
+out_free_buf:
+	free(buf);
+	return ret;
+}
+
+/* The per-char tests of 1.02c and Bonnie: the fd wrapped in a stdio stream
+ * ("w+"/"r+" as 1.02c's fopen, Bonnie's fdopen(fd, "r+")), timed from the
+ * first putc/getc to the fclose. */
+static int bon_stdio_run(struct wl_ctx *ctx, const struct bonnie_opts *o, int test, int fd,
+			 struct bon_meas *m)
+{
+	struct bon_timer t;
+	FILE *f = fdopen(fd, "r+");
+	int ret, cret;
+
+	if (!f) {
+		ret = -errno;
+		close(fd);
+		return ret;
+	}
+	bon_timer_start(&t);
+	ret = test == BON_PUTC ? bon_putc_stdio(ctx, f, o, m) : bon_getc_stdio(ctx, f, o, m);
+	cret = fclose(f) ? -errno : 0;
+	bon_timer_stop(&t, m);
+	return ret ? ret : cret;
+}
+
+/* The timed part of one I/O test: the test and its Close() (the per-char
+ * tests of 1.02c and Bonnie through stdio).  Consumes fd. */
+static int bon_io_timed(struct wl_ctx *ctx, const struct bonnie_opts *o, int test, int fd,
+			unsigned char *buf, struct bon_meas *m)
+{
+	struct bon_timer t;
+	int ret, cret;
+
+	if (bon_ver(o) != BON_V200A && (test == BON_PUTC || test == BON_GETC))
+		return bon_stdio_run(ctx, o, test, fd, m);
+	bon_timer_start(&t);
+	ret = bon_io_test(ctx, o, test, fd, buf, m);
+	cret = bon_close_v(fd, bon_ver(o));
+	bon_timer_stop(&t, m);
+	return ret ? ret : cret;
+}
+
+struct bon_solo_out {
+	struct bon_meas m;
+	int ret;
+};
+
+static int bon_pipe_io(int fd, void *p, size_t len, int writing)
+{
+	size_t done = 0;
+	ssize_t n;
+
+	while (done < len) {
+		n = writing ? write(fd, (char *)p + done, len - done)
+			    : read(fd, (char *)p + done, len - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		done += (size_t)n;
+	}
+	return 0;
+}
+
+/*
+ * bonnie++ (every version) runs its I/O tests in a process of one thread
+ * that alone holds the file.  The runner has more threads (its heartbeat),
+ * and for a process whose file table is shared the kernel's fdget_pos()
+ * takes a reference on the file and its f_pos_lock on every read() and
+ * write(): for 2.00a's per-char tests, a million 1-byte calls per MiB, that
+ * was 10-15% of their rate (docs/performance.md, "Fidelity run").  So the
+ * timed part runs in a forked child, which has one thread, after the parent
+ * has closed its copy of the descriptor; the child's own clock and
+ * getrusage(RUSAGE_SELF) are bonnie++'s, and it sends them back through a
+ * pipe.  The child never calls ctx->beat (the emitter is the parent's; the
+ * parent's heartbeat thread goes on).  If fork() fails, the test runs here.
+ */
+static int bon_io_solo(struct wl_ctx *ctx, const struct bonnie_opts *o, int test, int fd,
+		       unsigned char *buf, struct bon_meas *m)
+{
+	struct bon_solo_out out;
+	int go[2], res[2], st, ret;
+	char g = 'g';
+	pid_t pid;
+
+	if (pipe2(go, O_CLOEXEC))
+		return bon_io_timed(ctx, o, test, fd, buf, m);
+	if (pipe2(res, O_CLOEXEC)) {
+		close(go[0]);
+		close(go[1]);
+		return bon_io_timed(ctx, o, test, fd, buf, m);
+	}
+	pid = fork();
+	if (pid == 0) {
+		struct wl_ctx c = *ctx;
+
+		c.beat = NULL;
+		close(go[1]);
+		close(res[0]);
+		memset(&out, 0, sizeof(out));
+		if (bon_pipe_io(go[0], &g, 1, 0))
+			_exit(1);
+		out.ret = bon_io_timed(&c, o, test, fd, buf, &out.m);
+		_exit(bon_pipe_io(res[1], &out, sizeof(out), 1) ? 1 : 0);
+	}
+	close(go[0]);
+	close(res[1]);
+	if (pid < 0) {
+		close(go[1]);
+		close(res[0]);
+		return bon_io_timed(ctx, o, test, fd, buf, m);
+	}
+	close(fd);      /* the child is the file's only holder */
+	ret = bon_pipe_io(go[1], &g, 1, 1);
+	close(go[1]);
+	if (!ret)
+		ret = bon_pipe_io(res[0], &out, sizeof(out), 0);
+	close(res[0]);
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	if (ret)
+		return -EIO;    /* the child died before it reported */
+	*m = out.m;
+	return out.ret;
+}
+
 int bon_io_run(struct wl_ctx *ctx, const struct bonnie_opts *o, int test,
 	       struct bm_result *r)
 {
-	int ret, cret;
+	int ret;
 	struct bon_meas m = { 0 };
-	struct bon_timer t;
 	unsigned char *buf = bon_buffer(o->chunk);
 	char path[512];
 	int fd;
@@ -267,229 +514,10 @@ int bon_io_run(struct wl_ctx *ctx, const struct bonnie_opts *o, int test,
 		ret = fd;
 		goto out_free_buf;
 	}
-	bon_timer_start(&t);
-	ret = bon_io_test(ctx, o, test, fd, buf, &m);
-	cret = bon_close(fd);
-	bon_timer_stop(&t, &m);
-	if (!ret)
-		ret = cret;
+	ret = bon_io_solo(ctx, o, test, fd, buf, &m);
 	bon_add_common(r, &m, (double)(m.units * o->chunk) / 1024.0, "KiB/s");
 	bm_result_add(r, "bytes", (double)(m.units * o->chunk), "B");
 out_free_buf:
 	free(buf);
-	return ret;
-}
-
-/* Random seeks: seekers threads, each with its own fd, take tickets from
- * one queue, as bonnie++ 2.00a's threads take them from a pipe. */
-struct bon_seek_queue {
-	const uint32_t *tickets;
-	long n, next;               /* next: taken with an atomic add */
-	uint64_t chunks;            /* of the file */
-	size_t chunk;
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	int go;                     /* 1: start, -1: give up */
-};
-
-struct bon_seeker {
-	pthread_t th;
-	struct bon_seek_queue *q;
-	int fd;
-	unsigned char *buf;
-	uint64_t start_ns, end_ns;
-	double cpu_s;               /* the process's CPU over this thread's run */
-	struct bon_meas m;
-	long rewrites;
-	int err;
-};
-
-/* bonnie++'s doseek(): lseek and read a chunk; a rewrite changes a byte,
- * seeks back and writes it. */
-static int bon_doseek(struct bon_seeker *s, uint32_t ticket)
-{
-	uint64_t where = ticket % s->q->chunks;
-	off_t off = (off_t)(where * s->q->chunk);
-	uint64_t t0 = bm_now_ns();
-	int ret;
-
-	if (lseek(s->fd, off, SEEK_SET) < 0)
-		return -errno;
-	ret = bon_read_full(s->fd, s->buf, s->q->chunk);
-	if (ret)
-		return ret;
-	if (ticket % BON_UPDATE_SEEK == 0) {
-		s->buf[where % s->q->chunk]--;
-		if (lseek(s->fd, off, SEEK_SET) < 0)
-			return -errno;
-		ret = bon_write_full(s->fd, s->buf, s->q->chunk);
-		if (ret)
-			return ret;
-		s->rewrites++;
-	}
-	bon_unit_done(&s->m, t0);
-	return 0;
-}
-
-static void *bon_seeker_main(void *arg)
-{
-	struct bon_seeker *s = arg;
-	struct bon_seek_queue *q = s->q;
-	struct bon_timer t;
-	long i;
-	int go, ret;
-
-	pthread_mutex_lock(&q->lock);
-	while (!q->go)
-		pthread_cond_wait(&q->cond, &q->lock);
-	go = q->go;
-	pthread_mutex_unlock(&q->lock);
-	if (go < 0)
-		return NULL;
-	bon_timer_start(&t);
-	s->start_ns = t.t0_ns;
-	for (;;) {
-		i = __atomic_fetch_add(&q->next, 1, __ATOMIC_RELAXED);
-		if (i >= q->n)
-			break;
-		s->err = bon_doseek(s, q->tickets[i]);
-		if (s->err)
-			break;
-	}
-	ret = bon_close(s->fd);
-	s->fd = -1;
-	if (!s->err)
-		s->err = ret;
-	s->end_ns = bm_now_ns();
-	bon_timer_stop(&t, &s->m);
-	s->cpu_s = s->m.cpu_s;
-	return NULL;
-}
-
-/* Elapsed from the first start to the last end, CPU summed over the
- * seekers: each one's process-wide getrusage() delta, as bonnie++ 2.00a
- * does, which counts the other threads' time too (see docs/workloads.md). */
-static void bon_seeks_sum(const struct bon_seeker *s, long n, struct bon_meas *m,
-			  long *rewrites)
-{
-	uint64_t first = UINT64_MAX, last = 0;
-	long i;
-
-	for (i = 0; i < n; i++) {
-		if (s[i].start_ns < first)
-			first = s[i].start_ns;
-		if (s[i].end_ns > last)
-			last = s[i].end_ns;
-		m->cpu_s += s[i].cpu_s;
-		m->units += s[i].m.units;
-		if (s[i].m.lat_max_ns > m->lat_max_ns)
-			m->lat_max_ns = s[i].m.lat_max_ns;
-		*rewrites += s[i].rewrites;
-	}
-	m->elapsed = last > first ? (double)(last - first) / 1e9 : 0;
-}
-
-static void bon_seekers_free(struct bon_seeker *s, long n)
-{
-	long i;
-
-	for (i = 0; i < n; i++) {
-		if (s[i].fd >= 0)
-			close(s[i].fd);
-		free(s[i].buf);
-	}
-	free(s);
-}
-
-/* Opens every seeker's fd and buffer before any thread starts. */
-static struct bon_seeker *bon_seekers_new(const char *path, struct bon_seek_queue *q,
-					  long n, int *err)
-{
-	struct bon_seeker *s = calloc((size_t)n, sizeof(*s));
-	long i;
-
-	*err = -ENOMEM;
-	if (!s)
-		return NULL;
-	for (i = 0; i < n; i++)
-		s[i].fd = -1;
-	for (i = 0; i < n; i++) {
-		s[i].q = q;
-		s[i].buf = bon_buffer(q->chunk);
-		s[i].fd = bon_open_old(path);
-		if (!s[i].buf || s[i].fd < 0) {
-			*err = s[i].fd < 0 ? s[i].fd : -ENOMEM;
-			bon_seekers_free(s, n);
-			return NULL;
-		}
-	}
-	*err = 0;
-	return s;
-}
-
-static void bon_seek_start(struct bon_seek_queue *q, int go)
-{
-	pthread_mutex_lock(&q->lock);
-	q->go = go;
-	pthread_cond_broadcast(&q->cond);
-	pthread_mutex_unlock(&q->lock);
-}
-
-/* Starts the seekers together and waits for them; 0 or the first error. */
-static int bon_seekers_run(struct bon_seeker *s, long n, struct bon_seek_queue *q,
-			   struct bon_meas *all)
-{
-	struct bon_timer t;
-	long i, started;
-	int ret = 0;
-
-	for (started = 0; started < n; started++) {
-		ret = -pthread_create(&s[started].th, NULL, bon_seeker_main, &s[started]);
-		if (ret)
-			break;
-	}
-	bon_timer_start(&t);
-	bon_seek_start(q, ret ? -1 : 1);
-	for (i = 0; i < started; i++)
-		pthread_join(s[i].th, NULL);
-	bon_timer_stop(&t, all);
-	for (i = 0; i < started && !ret; i++)
-		ret = s[i].err;
-	return ret;
-}
-
-int bon_seeks_run(struct wl_ctx *ctx, const struct bonnie_opts *o, struct bm_result *r)
-{
-	struct bon_seek_queue q = {
-		.n = o->seeks, .chunks = o->size / o->chunk, .chunk = o->chunk,
-		.lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER,
-	};
-	uint64_t rng = bon_rng_init(o->seed, BON_SEEKS, 0);
-	struct bon_meas m = { 0 }, all = { 0 };
-	struct bon_seeker *s;
-	uint32_t *tickets;
-	long rewrites = 0;
-	char path[512];
-	int ret;
-
-	tickets = malloc((size_t)o->seeks * sizeof(*tickets));
-	if (!tickets)
-		return -ENOMEM;
-	bon_make_tickets(tickets, o->seeks, &rng);
-	q.tickets = tickets;
-	bon_path(ctx, path, sizeof(path));
-	s = bon_seekers_new(path, &q, o->seekers, &ret);
-	if (!s)
-		goto out_free_tickets;
-	ret = bon_seekers_run(s, o->seekers, &q, &all);
-	bon_seeks_sum(s, o->seekers, &m, &rewrites);
-	bon_add_common(r, &m, (double)m.units, "ops/s");
-	bm_result_add(r, "ops", (double)m.units, "count");
-	bm_result_add(r, "rewrites", (double)rewrites, "count");
-	/* The honest figure beside bonnie++'s: the process's CPU once. */
-	bm_result_add(r, "cpu_proc", bon_cpu_pct(all.cpu_s, all.elapsed), "%");
-	bon_seekers_free(s, o->seekers);
-out_free_tickets:
-	free(tickets);
 	return ret;
 }

@@ -10,11 +10,22 @@
  * locks) never meets: no client touches another's files, so no lock can
  * conflict; only the fd table's lock is shared (docs/workloads.md).
  *
- * Timing is dbench's: a warm-up of t/5 s, then at the first 1 s tick where
- * every client has moved bytes the window opens; it closes after t s, the
- * clients stop, and their files are deleted (dbench's cleanup).  All of it
- * is inside the runner's window, as timing the dbench command would be;
+ * Timing is dbench 4.0's: a warm-up of t/5 s, then at the first 1 s tick
+ * where every client has moved bytes the window opens; it closes after t s,
+ * the clients stop, and their files are deleted (dbench's cleanup).  All of
+ * it is inside the runner's window, as timing the dbench command would be;
  * tput, ops and the latencies cover the timed window only.
+ *
+ * version=2 and version=1 are dbench 2.x and 1.x (dbench.c create_procs()
+ * and main() of those releases): every client replays the loadfile once,
+ * there is no warm-up and no time limit, and the clock runs from the start
+ * signal to the last client's end.  2.x prints 1e-6 x all bytes / t; 1.x
+ * printed 132 x nprocs / t, 132 being the MB of one pass of its loadfile,
+ * which bootmark computes from the loadfile it replays.
+ *
+ * The loadfile is required: a missing or unreadable one ends the test with
+ * an E record naming it.  loadfile=generated selects bootmark's own mix,
+ * and says so in params (loadfile=generated) and in the tables.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -25,11 +36,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "emit.h"
 #include "log.h"
 #include "stats.h"
 #include "wl.h"
 #include "wl_dbench.h"
 #include "wl_tiobench.h"
+
+static const char *const db_versions[] = { "4", "2", "1", NULL };
 
 static const struct bm_opt db_opts_tab[] = {
 	{ .name = "clients", .type = BM_OPT_LIST, .off = offsetof(struct db_opts, clients),
@@ -46,6 +60,13 @@ static const struct bm_opt db_opts_tab[] = {
 	  .def = "0", .help = "O_SYNC on every open (dbench -s)" },
 	{ .name = "syncdirs", .type = BM_OPT_BOOL, .off = offsetof(struct db_opts, syncdirs),
 	  .def = "0", .help = "fdatasync the folder after unlink/rmdir/rename (dbench -S)" },
+	{ .name = "version", .type = BM_OPT_STR, .off = offsetof(struct db_opts, version),
+	  .len = sizeof(((struct db_opts *)0)->version), .def = "4", .choices = db_versions,
+	  .help = "4: dbench 4.0 (warm-up, timed window); 2, 1: dbench 2.x, 1.x (one pass "
+	  "per client, no time limit; 1.x's throughput formula)" },
+	{ .name = "lines", .type = BM_OPT_INT, .off = offsetof(struct db_opts, lines),
+	  .def = "0", .min = 0, .max = 100000000,
+	  .help = "replay only the loadfile's first lines (one pass = those lines); 0: all" },
 	BM_OPT_END
 };
 
@@ -57,6 +78,27 @@ double db_tput(uint64_t bytes, double secs)
 long long db_warmup(long long t, long long warmup)
 {
 	return warmup < 0 ? t / 5 : warmup;
+}
+
+double db_tput_v1(double pass_mb, int clients, double secs)
+{
+	return secs > 0 ? pass_mb * clients / secs : 0;
+}
+
+double db_pass_mb(const struct db_load *l)
+{
+	double b = 0;
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		if (l->op[i].kind == DB_READX || l->op[i].kind == DB_WRITEX)
+			b += (double)l->op[i].a[2];
+	return b / 1e6;
+}
+
+static int db_version(const struct db_opts *o)
+{
+	return atoi(o->version);
 }
 
 static int db_check(const void *opts, char *err, size_t errlen)
@@ -100,9 +142,18 @@ static int db_describe(const void *opts, int idx, struct bm_result *r)
 		return n;
 	snprintf(r->wl, sizeof(r->wl), "dbench");
 	snprintf(r->test, sizeof(r->test), "dbench%d", n);
-	snprintf(r->params, sizeof(r->params), "clients=%d time=%lld warmup=%lld loadfile=%.64s%s%s",
-		 n, o->time, db_warmup(o->time, o->warmup), lf ? lf + 1 : o->loadfile,
-		 o->sync ? " sync=1" : "", o->syncdirs ? " syncdirs=1" : "");
+	if (db_version(o) == 4)
+		snprintf(r->params, sizeof(r->params),
+			 "clients=%d time=%lld warmup=%lld loadfile=%.64s%s%s", n, o->time,
+			 db_warmup(o->time, o->warmup), lf ? lf + 1 : o->loadfile,
+			 o->sync ? " sync=1" : "", o->syncdirs ? " syncdirs=1" : "");
+	else   /* one pass: time and warmup do not apply */
+		snprintf(r->params, sizeof(r->params), "clients=%d version=%s loadfile=%.64s%s%s",
+			 n, o->version, lf ? lf + 1 : o->loadfile, o->sync ? " sync=1" : "",
+			 o->syncdirs ? " syncdirs=1" : "");
+	if (o->lines)
+		snprintf(r->params + strlen(r->params), sizeof(r->params) - strlen(r->params),
+			 " lines=%lld", o->lines);
 	return 0;
 }
 
@@ -110,23 +161,44 @@ static int db_describe(const void *opts, int idx, struct bm_result *r)
  * job, when it names the same file). */
 static struct {
 	char path[256];
+	long long lines;
 	struct db_load l;
 	int loaded;
 } db_cache;
 
-static int db_get_load(const struct db_opts *o, const struct db_load **out)
+/* The E record naming the loadfile, beside the runner's generic one
+ * (ctx->priv is the emitter; NULL in unit tests, where stderr gets it). */
+static void db_error(struct wl_ctx *ctx, const struct db_opts *o, int idx, const char *msg)
 {
-	char err[512] = "";
+	struct bm_result r;
+	struct emit_ctx ec = { .fs = ctx->fs, .test = r.test, .rep = ctx->rep };
+
+	memset(&r, 0, sizeof(r));
+	db_describe(o, idx, &r);
+	if (ctx->priv)
+		emit_error(ctx->priv, "bench", &ec, "dbench: %s", msg);
+	else
+		fprintf(stderr, "bootmark-runner: %s: dbench: %s\n", r.test, msg);
+}
+
+static int db_get_load(const struct db_opts *o, const struct db_load **out, char *err,
+		       size_t errlen)
+{
 	int ret, gen = !strcmp(o->loadfile, "generated");
 
-	if (db_cache.loaded && !strcmp(db_cache.path, o->loadfile))
+	err[0] = '\0';
+	if (db_cache.loaded && !strcmp(db_cache.path, o->loadfile) && db_cache.lines == o->lines)
 		goto out;
 	if (db_cache.loaded)
 		db_load_free(&db_cache.l);
 	db_cache.loaded = 0;
-	/* the image's default file is optional: without it, the generated mix */
-	if (!gen && !strcmp(o->loadfile, DB_DEFAULT_LOADFILE) && access(o->loadfile, R_OK))
-		gen = 1;
+	if (!gen && access(o->loadfile, R_OK)) {
+		ret = -errno;
+		snprintf(err, errlen, "loadfile %s: %s (the image carries %s, Debian's client.txt; "
+			 "loadfile=generated selects bootmark's own mix)", o->loadfile,
+			 strerror(errno), DB_DEFAULT_LOADFILE);
+		return ret;
+	}
 	if (gen) {
 		char *text;
 		size_t len;
@@ -138,13 +210,19 @@ static int db_get_load(const struct db_opts *o, const struct db_load **out)
 			free(text);
 		}
 	} else {
-		ret = db_load_file(&db_cache.l, o->loadfile, err, sizeof(err));
+		ret = db_load_file(&db_cache.l, o->loadfile, err, errlen);
 	}
 	if (ret) {
-		rlog(RLOG_ERR, "dbench: %s", err[0] ? err : strerror(-ret));
+		if (!err[0])
+			snprintf(err, errlen, "loadfile %s: %s", o->loadfile, strerror(-ret));
 		return ret;
 	}
+	/* lines=N: the first N lines are one pass (ops are in line order) */
+	if (o->lines)
+		while (db_cache.l.n && db_cache.l.op[db_cache.l.n - 1].line > (uint32_t)o->lines)
+			db_cache.l.n--;
 	snprintf(db_cache.path, sizeof(db_cache.path), "%s", o->loadfile);
+	db_cache.lines = o->lines;
 	db_cache.loaded = 1;
 out:
 	*out = &db_cache.l;
@@ -154,12 +232,13 @@ out:
 static int db_prepare(struct wl_ctx *ctx, const void *opts, int idx)
 {
 	const struct db_load *l;
-	char path[512];
-	int ret = db_get_load(opts, &l);
+	char path[512], err[512];
+	int ret = db_get_load(opts, &l, err, sizeof(err));
 
-	(void)idx;
-	if (ret)
+	if (ret) {
+		db_error(ctx, opts, idx, err);
 		return ret;
+	}
 	/* dbench's clients start in <dir>/clients */
 	snprintf(path, sizeof(path), "%s/clients", ctx->mnt);
 	if (mkdir(path, 0777) && errno != EEXIST)
@@ -170,6 +249,8 @@ static int db_prepare(struct wl_ctx *ctx, const void *opts, int idx)
 struct db_shared {
 	int phase;            /* 0 warm-up, 1 timed window, 2 stop */
 	int abort;
+	int go;               /* one pass (1.x, 2.x): the start signal */
+	int done;             /* one pass: clients at the end of theirs */
 };
 
 struct db_thr {
@@ -178,6 +259,7 @@ struct db_thr {
 	pthread_t tid;
 	uint64_t bytes[2];
 	struct db_opstat st[2][DB_NKINDS];
+	uint64_t end_ns;      /* one pass: when this client finished */
 	int ret;
 };
 
@@ -240,6 +322,61 @@ static void *db_client_main(void *arg)
 	return NULL;
 }
 
+/* dbench 1.x/2.x: each client waits for the start signal (their pause()
+ * for SIGCONT), replays the loadfile once, and ends.  Everything counts. */
+static void *db_client_pass(void *arg)
+{
+	struct db_thr *t = arg;
+	const struct db_load *l = t->c.l;
+	uint64_t t0, dt, b;
+	size_t i;
+
+	while (!__atomic_load_n(&t->sh->go, __ATOMIC_ACQUIRE))
+		db_sleep_until(bm_now_ns() + 100000);
+	for (i = 0; i < l->n && !__atomic_load_n(&t->sh->abort, __ATOMIC_RELAXED); i++) {
+		const struct db_op *op = &l->op[i];
+		struct db_opstat *st = &t->st[1][op->kind];
+
+		t0 = bm_now_ns();
+		t->ret = db_exec(&t->c, op, &b);
+		dt = bm_now_ns() - t0;
+		if (t->ret) {
+			__atomic_store_n(&t->sh->abort, 1, __ATOMIC_RELAXED);
+			break;
+		}
+		st->n++;
+		st->sum_ns += dt;
+		if (dt > st->max_ns)
+			st->max_ns = dt;
+		t->bytes[1] += b;
+	}
+	t->end_ns = bm_now_ns();
+	__atomic_add_fetch(&t->sh->done, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/* 1.x/2.x's clock: from the start signal to the last client's end
+ * (create_procs(): start_timer(), kill(0, SIGCONT), wait for all). */
+static double db_control_pass(struct wl_ctx *ctx, struct db_thr *thr, int n,
+			      struct db_shared *sh)
+{
+	uint64_t t0 = bm_now_ns(), last = t0, beat = t0;
+	int i;
+
+	__atomic_store_n(&sh->go, 1, __ATOMIC_RELEASE);
+	while (__atomic_load_n(&sh->done, __ATOMIC_ACQUIRE) < n) {
+		db_sleep_until(bm_now_ns() + 1000000);
+		if (ctx->beat && bm_now_ns() - beat >= 1000000000ull) {
+			ctx->beat(ctx, "dbench");
+			beat = bm_now_ns();
+		}
+	}
+	for (i = 0; i < n; i++)
+		if (thr[i].end_ns > last)
+			last = thr[i].end_ns;
+	return (double)(last - t0) / 1e9;
+}
+
 /* dbench's clock: 1 s ticks; opens the window at the first tick past the
  * warm-up where every client has moved bytes, closes it t s later. */
 static double db_control(struct wl_ctx *ctx, const struct db_opts *o, struct db_thr *thr,
@@ -297,18 +434,20 @@ static void db_sum_up(struct db_sum *s, const struct db_thr *thr, int n)
 static int db_run(struct wl_ctx *ctx, const void *opts, int idx, struct bm_result *r)
 {
 	const struct db_opts *o = opts;
-	struct db_shared sh = { 0, 0 };
+	struct db_shared sh = { 0 };
 	const struct db_load *l;
 	struct db_sum s;
 	struct db_thr *thr;
-	char path[512];
-	int n = db_clients(o, idx), i, started = 0, ret;
+	char path[512], err[512];
+	int n = db_clients(o, idx), i, started = 0, ret, pass = db_version(o) != 4;
 
 	if (n < 0)
 		return n;
-	ret = db_get_load(o, &l);
-	if (ret)
+	ret = db_get_load(o, &l, err, sizeof(err));
+	if (ret) {
+		db_error(ctx, o, idx, err);
 		return ret;
+	}
 	thr = calloc((size_t)n, sizeof(*thr));
 	if (!thr)
 		return -ENOMEM;
@@ -319,17 +458,22 @@ static int db_run(struct wl_ctx *ctx, const void *opts, int idx, struct bm_resul
 			goto out_free_clients;
 	}
 	for (started = 0; started < n; started++) {
-		ret = -pthread_create(&thr[started].tid, NULL, db_client_main, &thr[started]);
+		ret = -pthread_create(&thr[started].tid, NULL,
+				      pass ? db_client_pass : db_client_main, &thr[started]);
 		if (ret) {
 			__atomic_store_n(&sh.abort, 1, __ATOMIC_RELAXED);
 			break;
 		}
 	}
 	memset(&s, 0, sizeof(s));
-	if (!ret)
+	if (!ret && pass)
+		s.secs = db_control_pass(ctx, thr, started, &sh);
+	else if (!ret)
 		s.secs = db_control(ctx, o, thr, n, &sh);
-	else
+	else {
 		__atomic_store_n(&sh.phase, 2, __ATOMIC_RELEASE);
+		__atomic_store_n(&sh.go, 1, __ATOMIC_RELEASE);
+	}
 	for (i = 0; i < started; i++) {
 		pthread_join(thr[i].tid, NULL);
 		if (thr[i].ret && !ret) {
@@ -338,6 +482,11 @@ static int db_run(struct wl_ctx *ctx, const void *opts, int idx, struct bm_resul
 		}
 	}
 	db_sum_up(&s, thr, n);
+	if (pass) {
+		s.pass_mb = db_pass_mb(l);
+		s.v1 = db_version(o) == 1;
+		s.clients = n;
+	}
 	db_add_metrics(r, &s);
 	if (ret)
 		r->partial = 1;
@@ -374,7 +523,9 @@ void db_add_metrics(struct bm_result *r, const struct db_sum *s)
 		if (s->st[k].max_ns > max)
 			max = s->st[k].max_ns;
 	}
-	bm_result_add(r, "tput", db_tput(s->bytes, s->secs), "MB/s");
+	/* 1.x printed its loadfile's MB per pass x clients / t */
+	bm_result_add(r, "tput", s->v1 ? db_tput_v1(s->pass_mb, s->clients, s->secs)
+				       : db_tput(s->bytes, s->secs), "MB/s");
 	bm_result_add(r, "ops", (double)ops, "count");
 	bm_result_add(r, "lat_max", (double)max / 1e6, "ms");
 	bm_result_add(r, "time", s->secs, "s");
@@ -387,6 +538,8 @@ void db_add_metrics(struct bm_result *r, const struct db_sum *s)
 			      "ms");
 		bm_result_add(r, db_shown[i].max, (double)st->max_ns / 1e6, "ms");
 	}
+	if (s->pass_mb > 0)
+		bm_result_add(r, "pass_mb", s->pass_mb, "MB");
 }
 
 const struct wl_ops wl_dbench_ops = {

@@ -21,6 +21,8 @@ struct db_opts {
 	char loadfile[256];  /* dbench -c; "generated" for bootmark's own */
 	int sync;            /* dbench -s */
 	int syncdirs;        /* dbench -S */
+	char version[4];     /* "4" (4.0), "2" (2.x), "1" (1.x): whose clock and formula */
+	long long lines;     /* replay only the loadfile's first lines; 0: all */
 };
 
 /* What a test measured, summed over the clients. */
@@ -29,6 +31,9 @@ struct db_sum {
 	uint64_t bytes;                       /* ReadX + WriteX sizes in the window */
 	struct db_opstat st[DB_NKINDS];       /* per-op, in the window */
 	uint64_t mism;
+	double pass_mb;                       /* 1.x/2.x: the MB of one pass; 0 for 4.0 */
+	int v1;                               /* 1.x: tput = pass_mb x clients / secs */
+	int clients;
 };
 
 /* 1e-6 * bytes / secs: dbench's MB/sec (10^6 bytes); 0 when secs is 0. */
@@ -38,5 +43,11 @@ double db_tput(uint64_t bytes, double secs);
 void db_add_metrics(struct bm_result *r, const struct db_sum *s);
 /* Warmup seconds for time t: dbench's t/5 when warmup < 0. */
 long long db_warmup(long long t, long long warmup);
+/* dbench 1.x's "Throughput" (dbench.c main): the MB (10^6 bytes) of ReadX
+ * and WriteX in one pass of its loadfile (132 for its own client.txt),
+ * times the clients, over the run's seconds. */
+double db_tput_v1(double pass_mb, int clients, double secs);
+/* 10^-6 x the ReadX and WriteX sizes of one pass of l. */
+double db_pass_mb(const struct db_load *l);
 
 #endif

@@ -10,10 +10,11 @@
  *   kern*2     the same on two trees at once, one thread each
  *
  * The tree is the generated one (ktree_gen.h) served as a ustar stream from
- * memory and extracted by our own reader, or an uncompressed tarball
- * (tarball=PATH).  Nothing is decompressed: the seed's UTIME of ~50 s was
- * bzip2's; here UTIME is the extraction's (header parsing and copying).
- * Copies go to <mnt>/kern1 and <mnt>/kern2.
+ * memory and extracted by our own reader, or a tarball (tarball=PATH).
+ * With compress=bzip2 the untar reads the archive through bzip2 -dc, as the
+ * seed's "tar xjf" did (its UTIME of ~50 s was bzip2's): the generated
+ * archive is compressed once in prepare() (runner/ktree_bz2.c), a tarball
+ * is taken as .tar.bz2.  Copies go to <mnt>/kern1 and <mnt>/kern2.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -25,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ktree_bz2.h"
 #include "ktree_gen.h"
 #include "ktree_ops.h"
 #include "wl.h"
@@ -37,22 +39,33 @@ enum { KT_UNTAR, KT_STAT, KT_CAT, KT_RM };
 static const char *const kt_tests[] = {
 	"untar", "stat", "cat", "rm", "untar2", "stat2", "cat2", "rm2", NULL,
 };
+static const char *const kt_compress[] = { "none", "bzip2", NULL };
 
 static const struct bm_opt kt_opts[] = {
 	{ .name = "scale", .type = BM_OPT_STR, .off = offsetof(struct kerntree_opts, scale),
 	  .len = sizeof(((struct kerntree_opts *)0)->scale), .def = "1",
-	  .help = "size of the generated tree against Linux 6.1 (0.0001 .. 4)" },
+	  .help = "size of the generated tree against Linux 6.1 (0.0001 .. 4), or seed004 "
+	  "(0.18: the tree seed 004 untarred)" },
 	{ .name = "seed", .type = BM_OPT_INT, .off = offsetof(struct kerntree_opts, seed),
 	  .def = "1", .min = 0, .max = 2147483647, .help = "seed of names, sizes and text" },
 	{ .name = "tarball", .type = BM_OPT_STR, .off = offsetof(struct kerntree_opts, tarball),
 	  .len = sizeof(((struct kerntree_opts *)0)->tarball), .def = "",
-	  .help = "absolute path of an uncompressed tar to use instead of the generated tree" },
+	  .help = "absolute path of a tar to use instead of the generated tree (a .tar.bz2 "
+	  "with compress=bzip2)" },
 	{ .name = "tests", .type = BM_OPT_LIST, .off = offsetof(struct kerntree_opts, tests),
 	  .len = sizeof(((struct kerntree_opts *)0)->tests),
 	  .def = "untar,stat,cat,rm,untar2,stat2,cat2,rm2", .choices = kt_tests,
 	  .help = "tests to run: untar stat cat rm, and with 2 for two trees at once" },
+	{ .name = "compress", .type = BM_OPT_STR, .off = offsetof(struct kerntree_opts, compress),
+	  .len = sizeof(((struct kerntree_opts *)0)->compress), .def = "none",
+	  .choices = kt_compress, .help = "bzip2: untar through bzip2 -dc, as seed 004's tar xjf" },
 	BM_OPT_END
 };
+
+static int kt_bz2(const struct kerntree_opts *o)
+{
+	return !strcmp(o->compress, "bzip2");
+}
 
 /* Index into kt_tests of the idx-th item of the tests list, or -EINVAL. */
 static int kt_kind(const struct kerntree_opts *o, int idx)
@@ -101,10 +114,27 @@ static int kt_describe(const void *opts, int idx, struct bm_result *r)
 	snprintf(r->wl, sizeof(r->wl), "kerntree");
 	snprintf(r->test, sizeof(r->test), "kern%s", kt_tests[k]);
 	if (o->tarball[0])
-		snprintf(r->params, sizeof(r->params), "tarball=%s", o->tarball);
+		snprintf(r->params, sizeof(r->params), "tarball=%.120s", o->tarball);
 	else
 		snprintf(r->params, sizeof(r->params), "scale=%s seed=%lld", o->scale, o->seed);
+	if (kt_bz2(o))
+		snprintf(r->params + strlen(r->params), sizeof(r->params) - strlen(r->params),
+			 " compress=bzip2");
 	return 0;
+}
+
+/* The .tar.bz2 the untar reads: the tarball, or the generated archive
+ * compressed into /tmp (outside the test filesystem, in RAM in the image). */
+static void kt_bz2_path(const struct kerntree_opts *o, char *buf, size_t len)
+{
+	uint32_t ppm = 0;
+
+	if (o->tarball[0]) {
+		snprintf(buf, len, "%s", o->tarball);
+		return;
+	}
+	ktree_parse_scale(o->scale, &ppm);
+	snprintf(buf, len, "/tmp/bootmark-kerntree-%lld-%u.tar.bz2", o->seed, (unsigned)ppm);
 }
 
 /* The generated tree, built once per (seed, scale) and shared read-only by
@@ -115,19 +145,30 @@ static uint32_t kt_tree_ppm;
 
 static int kt_tree_get(const struct kerntree_opts *o)
 {
+	char path[200], err[300];
+	struct ktree_stream st;
 	uint32_t ppm;
 	int ret = ktree_parse_scale(o->scale, &ppm);
 
 	if (ret)
 		return ret;
 	if (kt_tree.files && kt_tree_seed == (uint64_t)o->seed && kt_tree_ppm == ppm)
-		return 0;
+		goto out_bz2;
 	ktree_free(&kt_tree);
 	ret = ktree_build(&kt_tree, (uint64_t)o->seed, ppm);
-	if (!ret) {
-		kt_tree_seed = (uint64_t)o->seed;
-		kt_tree_ppm = ppm;
-	}
+	if (ret)
+		return ret;
+	kt_tree_seed = (uint64_t)o->seed;
+	kt_tree_ppm = ppm;
+out_bz2:
+	/* compressed once per (seed, scale), kept for the job's other tests */
+	kt_bz2_path(o, path, sizeof(path));
+	if (!kt_bz2(o) || !access(path, R_OK))
+		return 0;
+	ktree_stream_init(&st, &kt_tree);
+	ret = ktree_bz2_compress(path, ktree_stream_read, &st, err, sizeof(err));
+	if (ret)
+		fprintf(stderr, "bootmark-runner: kerntree: %s\n", err);
 	return ret;
 }
 
@@ -171,7 +212,20 @@ static int kt_untar(struct kt_copy *cp)
 		snprintf(cp->err, sizeof(cp->err), "%s: %s", cp->dir, strerror(errno));
 		return -errno;
 	}
-	if (cp->o->tarball[0]) {
+	if (kt_bz2(cp->o)) {
+		struct ktree_bz2 z;
+		char path[200];
+
+		kt_bz2_path(cp->o, path, sizeof(path));
+		ret = ktree_bz2_open(path, &z, cp->err, sizeof(cp->err));
+		if (!ret) {
+			ret = ktree_extract(dfd, fd_read, &z.fd, &cp->c, cp->err, sizeof(cp->err));
+			if (ktree_bz2_close(&z) && !ret) {
+				ret = -EIO;
+				snprintf(cp->err, sizeof(cp->err), "bzip2 -dc %s failed", path);
+			}
+		}
+	} else if (cp->o->tarball[0]) {
 		fd = open(cp->o->tarball, O_RDONLY | O_CLOEXEC);
 		if (fd < 0) {
 			ret = -errno;
@@ -356,6 +410,21 @@ static int kt_run(struct wl_ctx *ctx, const void *opts, int idx, struct bm_resul
 	return ret;
 }
 
+/* The job's last test removes the compressed archive it made in /tmp (a
+ * repeat of that test makes it again). */
+static void kt_inspect(struct wl_ctx *ctx, const void *opts, int idx, struct bm_result *r)
+{
+	const struct kerntree_opts *o = opts;
+	char path[200];
+
+	(void)ctx;
+	(void)r;
+	if (!kt_bz2(o) || o->tarball[0] || idx != kt_ntests(o) - 1)
+		return;
+	kt_bz2_path(o, path, sizeof(path));
+	unlink(path);
+}
+
 const struct wl_ops wl_kerntree_ops = {
 	.name = "kerntree",
 	.flags = 0,
@@ -366,4 +435,5 @@ const struct wl_ops wl_kerntree_ops = {
 	.describe = kt_describe,
 	.prepare = kt_prepare,
 	.run = kt_run,
+	.inspect = kt_inspect,
 };

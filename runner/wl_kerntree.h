@@ -10,6 +10,7 @@ struct kerntree_opts {
 	long long seed;         /* of names, sizes and text */
 	char tarball[128];      /* an uncompressed tar file instead of the tree */
 	char tests[64];         /* "untar,stat,cat,rm,untar2,stat2,cat2,rm2" */
+	char compress[8];       /* "none", or "bzip2": untar through bzip2 -dc (seed 004) */
 };
 
 int kerntree_check(const struct kerntree_opts *o, char *err, size_t errlen);

@@ -4,9 +4,11 @@
  * blocksizes 1K to 1024K)").  For every block size B the job expands into
  * two tests, each on a fresh filesystem:
  *
- *   lmdd-w-<B>  lmdd if=internal of=F bs=B move=SIZE fsync=1
+ *   lmdd-w-<B>  lmdd if=internal of=F bs=B move=SIZE [fsync=1]
  *               open O_WRONLY|O_CREAT|O_TRUNC, then the clock starts;
- *               SIZE/B writes and fsync() before it stops, close() after.
+ *               SIZE/B writes (and with fsync=1 an fsync()) before it
+ *               stops, close() after.  lmdd fsyncs only when told
+ *               (lmdd.c: fsync=1), and so does this.
  *   lmdd-r-<B>  lmdd if=F of=internal bs=B
  *               prepare() writes F in B blocks; the runner drops caches;
  *               open O_RDONLY, clock, SIZE/B reads, clock, close().
@@ -45,7 +47,9 @@ static const struct bm_opt lmdd_opts_tab[] = {
 	  .def = "0", .help = "O_DIRECT on the file, as lmdd direct=1" },
 	{ .name = "tests", .type = BM_OPT_LIST, .off = offsetof(struct lmdd_opts, tests),
 	  .len = sizeof(((struct lmdd_opts *)0)->tests), .def = "w,r",
-	  .choices = lmdd_test_names, .help = "w (write, fsync timed), r (read)" },
+	  .choices = lmdd_test_names, .help = "w (write), r (read)" },
+	{ .name = "fsync", .type = BM_OPT_BOOL, .off = offsetof(struct lmdd_opts, fsync),
+	  .def = "0", .help = "fsync() the written file before the clock stops (lmdd fsync=1)" },
 	BM_OPT_END
 };
 
@@ -137,8 +141,8 @@ static int lmdd_describe(const void *opts, int idx, struct bm_result *r)
 	lmdd_bs_name(b, sizeof(b), bs);
 	snprintf(r->wl, sizeof(r->wl), "lmdd");
 	snprintf(r->test, sizeof(r->test), "lmdd-%s-%s", lmdd_test_names[dir], b);
-	snprintf(r->params, sizeof(r->params), "size=%s bs=%s%s", sz, b,
-		 o->direct ? " direct=1" : "");
+	snprintf(r->params, sizeof(r->params), "size=%s bs=%s%s%s", sz, b,
+		 o->direct ? " direct=1" : "", o->fsync ? " fsync=1" : "");
 	return 0;
 }
 
@@ -209,10 +213,11 @@ static int lmdd_open(const struct wl_ctx *ctx, const struct lmdd_opts *o, int di
 	return -errno;
 }
 
-/* One lmdd run: the clock runs from after open() to after fsync (writes)
- * or the last read; close() is outside it, as in lmdd. */
+/* One lmdd run: the clock runs from after open() to after the last
+ * transfer (and the fsync when asked for); close() is outside it, as in
+ * lmdd. */
 static int lmdd_io(struct wl_ctx *ctx, const struct lmdd_opts *o, uint64_t bs, int dir,
-		   struct lmdd_io *io)
+		   int do_fsync, struct lmdd_io *io)
 {
 	unsigned char *buf = lmdd_buffer(bs);
 	uint64_t t0;
@@ -228,7 +233,7 @@ static int lmdd_io(struct wl_ctx *ctx, const struct lmdd_opts *o, uint64_t bs, i
 	}
 	t0 = bm_now_ns();
 	ret = lmdd_move(ctx, fd, buf, bs, o->size / bs * bs, dir == LMDD_WRITE, &io->done);
-	if (dir == LMDD_WRITE && fsync(fd) && !ret)
+	if (dir == LMDD_WRITE && do_fsync && fsync(fd) && !ret)
 		ret = -errno;
 	io->ns = bm_now_ns() - t0;
 	if (ret == -EINVAL && o->direct)
@@ -250,7 +255,7 @@ static int lmdd_prepare(struct wl_ctx *ctx, const void *opts, int idx)
 
 	if (ret || dir == LMDD_WRITE)
 		return ret;
-	return lmdd_io(ctx, opts, bs, LMDD_WRITE, &io);
+	return lmdd_io(ctx, opts, bs, LMDD_WRITE, 1, &io);
 }
 
 static int lmdd_run(struct wl_ctx *ctx, const void *opts, int idx, struct bm_result *r)
@@ -262,7 +267,7 @@ static int lmdd_run(struct wl_ctx *ctx, const void *opts, int idx, struct bm_res
 
 	if (ret)
 		return ret;
-	ret = lmdd_io(ctx, opts, bs, dir, &io);
+	ret = lmdd_io(ctx, opts, bs, dir, ((const struct lmdd_opts *)opts)->fsync, &io);
 	mb = lmdd_mb(io.done);
 	secs = (double)io.ns / 1e9;
 	if (io.ns)

@@ -11,6 +11,7 @@ struct lmdd_opts {
 	uint64_t size;      /* bytes moved per test (lmdd's move=) */
 	int direct;         /* O_DIRECT, as lmdd direct=1 */
 	char tests[8];      /* "w,r" */
+	int fsync;          /* lmdd fsync=1: fsync() before the stop timestamp */
 };
 
 /* 0, or -EINVAL with a message naming the bad option in err. */

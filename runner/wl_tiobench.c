@@ -14,6 +14,13 @@
  * Random phases count the ops performed (0.3.3 and the 2023 fix), not the
  * whole-file blocks the 0.4.0-0.4.2 code added.
  *
+ * version=0.3.3 follows tiotest 0.3.3's do_write_test() and friends
+ * instead (runner/tio_io.c): the write opens O_CREAT|O_TRUNC and appends,
+ * no ftruncate; read()/write() after an lseek() that is outside the
+ * latency; random blocks are rand_r() % (blocks - 1), so the last block is
+ * never touched; only the write phases fsync; CPU is each thread's own
+ * time, summed (LinuxThreads' per-thread getrusage).
+ *
  * tiotest runs the four phases back to back on the same files; here each
  * (thread count, phase) is a test on a fresh filesystem, and prepare()
  * rebuilds what the earlier phases left: for every phase but seqwr, the
@@ -33,6 +40,7 @@
 #define MiB (1024ull * 1024ull)
 
 static const char *const tio_phase_names[] = { "seqwr", "rndwr", "seqrd", "rndrd", NULL };
+static const char *const tio_versions[] = { "0.4.2", "0.3.3", NULL };
 
 static const struct bm_opt tio_opts_tab[] = {
 	{ .name = "threads", .type = BM_OPT_LIST, .off = offsetof(struct tio_opts, threads),
@@ -51,8 +59,17 @@ static const struct bm_opt tio_opts_tab[] = {
 	{ .name = "phases", .type = BM_OPT_LIST, .off = offsetof(struct tio_opts, phases),
 	  .len = sizeof(((struct tio_opts *)0)->phases), .def = "seqwr,rndwr,seqrd,rndrd",
 	  .choices = tio_phase_names, .help = "phases, each a test per thread count" },
+	{ .name = "version", .type = BM_OPT_STR, .off = offsetof(struct tio_opts, version),
+	  .len = sizeof(((struct tio_opts *)0)->version), .def = "0.4.2", .choices = tio_versions,
+	  .help = "tiotest 0.4.2 (pread/pwrite, ftruncate, fsync every phase) or 0.3.3 "
+	  "(O_TRUNC append, lseek+read/write, fsync writes only)" },
 	BM_OPT_END
 };
+
+int tio_v033(const struct tio_opts *o)
+{
+	return !strcmp(o->version, "0.3.3");
+}
 
 int tio_threads_parse(const char *list, unsigned *out, int max)
 {
@@ -163,8 +180,9 @@ static int tio_describe(const void *opts, int idx, struct bm_result *r)
 	bm_fmt_size(bs, sizeof(bs), o->bs, "kMGT");
 	snprintf(r->wl, sizeof(r->wl), "tiobench");
 	snprintf(r->test, sizeof(r->test), "tio-%s-t%u", tio_phase_names[k], t);
-	snprintf(r->params, sizeof(r->params), "threads=%u size=%s bs=%s random=%lld%s%s",
-		 t, sz, bs, o->random, o->direct ? " direct=1" : "", o->sync ? " sync=1" : "");
+	snprintf(r->params, sizeof(r->params), "threads=%u size=%s bs=%s random=%lld%s%s%s",
+		 t, sz, bs, o->random, o->direct ? " direct=1" : "", o->sync ? " sync=1" : "",
+		 tio_v033(o) ? " version=0.3.3" : "");
 	return 0;
 }
 

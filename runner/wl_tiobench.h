@@ -22,7 +22,11 @@ struct tio_opts {
 	int direct;         /* O_DIRECT (tiotest -X) */
 	int sync;           /* O_SYNC (tiotest -S) */
 	char phases[32];    /* subset of seqwr,rndwr,seqrd,rndrd */
+	char version[8];    /* "0.4.2" (default) or "0.3.3": whose open/IO/fsync/CPU rules */
 };
+
+/* 1 when the job follows tiotest 0.3.3 (tiotest.c of tiobench 0.3.3). */
+int tio_v033(const struct tio_opts *o);
 
 /* What one measured phase gave: the parent's timer, the process's CPU
  * around it, the I/Os done and their merged latencies. */

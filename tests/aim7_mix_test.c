@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
-/* runner/aim7_mix.c: workfile weights to job counts, the job list, the
- * task list parser and the AIM7 arithmetic, against hand-computed values. */
+/* runner/aim7_mix.c: AIM VII's workfiles to job counts (runtap()'s
+ * rounding), aim_rand() and runtap()'s draws without replacement, the task
+ * list parser and the AIM7 arithmetic, against hand-computed values and
+ * seed 000's own figures. */
 #include <string.h>
 
 #include "tap.h"
@@ -48,12 +50,25 @@ static void test_counts(void)
 	 * sieve, sort, stream_pipe, string, sync_disk_rw, sync_disk_update */
 	static const unsigned dbase[] = { 4, 4, 4, 7, 7, 2, 2, 2, 2, 7, 7, 2, 2, 2, 7, 4, 7,
 					  5, 5, 2, 5, 5, 5 };
+	/* workfile.shared: 30/780*100 = 3.85 -> 4, 20/780 -> 2.56 -> 3, 10/780 -> 1.28 -> 1 */
+	static const unsigned shared[] = {
+		4, 4, 4, 4, 4, 1, 1, 1, 1, 1, 3, 3, 3, 3, 3, 3, 1, 1, 1, 1, 1,
+		3, 1, 1, 1, 1, 1, 1, 1, 3, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1, 3, 1,
+		1, 1, 1, 4, 1, 1, 1, 1, 1, 1,
+	};
+	const struct aim7_mix *m;
 
 	check_counts("fserver", 595, fserver, 31, 101);
 	check_counts("dbase", 550, dbase, 23, 99);
-	tap_ok(aim7_mix_find("shared") != NULL, "shared mix exists");
-	TAP_EQ_INT(weight_sum(aim7_mix_find("shared")), 595 + 550, "shared = fserver + dbase");
+	/* seed 000's shared rows: 2186.9 jobs/min x 170.3 s / 60 / 64 tasks = 97 */
+	check_counts("shared", 780, shared, 53, 97);
 	tap_ok(aim7_mix_find("nosuch") == NULL, "unknown mix");
+	m = aim7_mix_find("fserver");
+	tap_ok(m && m->filesize == 10 << 20 && m->poolsize == 20 << 20, "fserver: 10M + 20M");
+	m = aim7_mix_find("dbase");
+	tap_ok(m && m->filesize == 1 << 20 && m->poolsize == 25 << 20, "dbase: 1M + 25M");
+	m = aim7_mix_find("shared");
+	tap_ok(m && m->filesize == 1 << 20 && m->poolsize == 10 << 20, "shared: 1M + 10M");
 }
 
 static void test_minimum(void)
@@ -71,43 +86,56 @@ static void test_minimum(void)
 	TAP_EQ_INT(got[0], 34, "LOADNUM 1000: add_int 20/595*1000 = 33.6 -> 34");
 }
 
-static void test_list(void)
+/* rand.c: seed = seed * 1103515245 + 12345, (seed >> 16) & 0x7fff */
+static void test_rand(void)
+{
+	unsigned long s = 0, t = 1;
+	unsigned a = aim7_rand(&s), b = aim7_rand(&s);
+
+	TAP_EQ_INT(a, 0, "aim_rand from seed 0: 12345 >> 16 = 0");
+	TAP_EQ_INT(b, (unsigned)(((12345ul * 1103515245ul + 12345ul) >> 16) & 0x7fff),
+		   "aim_rand's second value");
+	TAP_EQ_INT(aim7_rand(&t), 16838, "aim_rand from seed 1 (the C library's first rand())");
+}
+
+/* runtap()'s draws: a permutation of the counted jobs, AIM's for a seed. */
+static void test_draws(void)
 {
 	const struct aim7_mix *m = aim7_mix_find("dbase");
-	unsigned a[256], b[256], c[256], counts[AIM7_MIX_MAX], seen[AIM7_MIX_MAX] = { 0 };
-	unsigned n, i, moved = 0, perm = 1, same = 1, differ = 0;
+	unsigned w[AIM7_MIX_MAX], counts[AIM7_MIX_MAX], seen[AIM7_MIX_MAX] = { 0 };
+	unsigned long seed = 0, s2 = 0, s3 = 1;
+	unsigned n, i, perm = 1, same = 1, differ = 0;
+	int a[128] = { 0 }, b[128] = { 0 }, k;
 
-	n = aim7_job_list(m, 100, 7, 0, a);
-	TAP_EQ_INT(n, 99, "dbase job list has the recomputed total");
+	n = aim7_job_counts(m, 100, w);
 	aim7_job_counts(m, 100, counts);
-	for (i = 0; i < n; i++)
-		if (a[i] < m->n)
+	for (i = 0; i < n; i++) {
+		a[i] = aim7_next_job(w, m->n, &seed);
+		if (a[i] >= 0)
 			seen[a[i]]++;
+	}
+	TAP_EQ_INT(aim7_next_job(w, m->n, &seed), -1, "no job left after the total");
 	for (i = 0; i < m->n; i++)
 		perm &= seen[i] == counts[i];
-	tap_ok(perm, "the list is a permutation of the counted jobs");
-	aim7_job_list(m, 100, 7, 0, b);
-	for (i = 0; i < n; i++) {
-		same &= a[i] == b[i];
-		if (i && a[i] < a[i - 1])
-			moved++;
-	}
-	tap_ok(same, "same seed and task, same order");
-	tap_ok(moved > 10, "the order is shuffled (%u descents)", moved);
-	aim7_job_list(m, 100, 7, 1, c);
+	tap_ok(perm, "the draws take every counted job once");
+	/* the first draw by hand: aim_rand() from seed 0 is 0, 0 % 23 = add_int */
+	TAP_EQ_INT(a[0], 0, "user 0's first job: aim_rand() = 0 -> add_int");
+	aim7_job_counts(m, 100, w);
 	for (i = 0; i < n; i++)
-		differ += a[i] != c[i];
-	tap_ok(differ > 0, "another task gets another order");
-	aim7_job_list(m, 100, 8, 0, c);
-	for (i = 0, differ = 0; i < n; i++)
-		differ += a[i] != c[i];
-	tap_ok(differ > 0, "another seed gives another order");
+		same &= (b[i] = aim7_next_job(w, m->n, &s2)) == a[i];
+	tap_ok(same, "same user, same order");
+	aim7_job_counts(m, 100, w);
+	for (i = 0; i < n; i++) {
+		k = aim7_next_job(w, m->n, &s3);
+		differ += k != a[i];
+	}
+	tap_ok(differ > 0, "another user gets another order");
 }
 
 static void test_arith(void)
 {
 	unsigned list[AIM7_LISTS_MAX];
-	double same[3] = { 2, 2, 2 }, two[2] = { 1, 3 };
+	double same[3] = { 2, 2, 2 }, two[2] = { 1, 3 }, three[3] = { 9, 10, 11 };
 
 	TAP_EQ_INT(aim7_tasks_parse("1,2,4,8,16", list, AIM7_LISTS_MAX), 5, "five task counts");
 	TAP_EQ_INT(list[4], 16, "last task count");
@@ -124,10 +152,13 @@ static void test_arith(void)
 	tap_ok(aim7_jobs_min(101, 4, 261.6) > 92.6 && aim7_jobs_min(101, 4, 261.6) < 92.8,
 	       "seed 000's fserver 92.7 from 101 jobs per task");
 	TAP_EQ_INT((int)aim7_jobs_min(100, 1, 0), 0, "no time, no rate");
-	TAP_EQ_INT((int)(aim7_jti(same, 3) + 0.5), 100, "equal times: JTI 100");
-	TAP_EQ_INT((int)(aim7_jti(two, 2) + 0.5), 50, "times 1 and 3: JTI 50");
+	TAP_EQ_INT((int)aim7_jti(same, 3), 100, "equal times: JTI 100");
+	TAP_EQ_INT((int)aim7_jti(two, 2), 50, "times 1 and 3: JTI 50");
+	TAP_EQ_INT((int)aim7_jti(three, 3), 91, "JTI is runtap()'s int: (1 - 0.0816) x 100 -> 91");
 	TAP_EQ_INT(aim7_disk_kib(10 << 20, 20 << 20, 1), 30720, "fserver, 1 task: 30 MiB");
 	TAP_EQ_INT(aim7_disk_kib(10 << 20, 20 << 20, 8), 12800, "fserver, 8 tasks: 12.5 MiB");
+	TAP_EQ_INT(aim7_disk_kib(1 << 20, 25 << 20, 3), 1024 + 8533, "dbase, 3 tasks: 25600/3 "
+		   "truncated");
 }
 
 int main(void)
@@ -135,7 +166,8 @@ int main(void)
 	tap_plan(0);
 	test_counts();
 	test_minimum();
-	test_list();
+	test_rand();
+	test_draws();
 	test_arith();
 	return tap_done();
 }

@@ -9,7 +9,7 @@
 #          (tests/bench/suite_times.awk: per workload, from the heartbeats);
 #          serial bytes per result record of the first boot's results.log
 #   seeds  configs/suites/seeds scaled down (tests/bench/scale_suite.awk: data
-#          and dbench time x scale, thread counts and the 12G disk kept) at
+#          and dbench time or lines x scale, thread counts and the 48G disk kept) at
 #          each scale of SCALES, one boot each; time = a + b * scale fitted
 #          (least squares) and extrapolated to scale 1, in total and per
 #          workload.  aim7 is left out (one round of its mix with the seeds'

@@ -45,8 +45,8 @@ static void test_options(void)
 		TAP_EQ_INT(o->size, 32 << 20, "default size 32M");
 		TAP_EQ_INT(o->chunk, 8192, "default chunk 8192");
 		TAP_EQ_INT(o->charsize, 3 << 20, "default charsize 3M, as 2.00a's code");
-		TAP_EQ_INT(o->seeks, 8192, "8192 seeks");
-		TAP_EQ_INT(o->seekers, 5, "5 seekers");
+		TAP_EQ_INT(bon_nseeks(o), 8192, "8192 seeks (seeks=0: 2.00a's DefaultSeeks)");
+		TAP_EQ_INT(bon_nseekers(o), 5, "5 seekers (2.00a's DefaultSeekProcCount)");
 		TAP_EQ_INT(o->num, 16, "num 16");
 		TAP_EQ_INT(wl_bonnie_ops.ntests(o), 12, "twelve tests");
 		for (i = 0; i < 12; i++) {
@@ -84,7 +84,9 @@ static void test_options(void)
 	free(opts("chunk=3000", 0));
 	free(opts("charsize=12k", 0));
 	free(opts("max_size=1k min_size=2k", 0));
-	free(opts("seekers=0", 0));
+	free(opts("seekers=65", 0));
+	free(opts("version=1.03", 0));
+	free(opts("cache=warm", 0));
 	free(opts("tests=putc,nosuch", 0));
 }
 
@@ -92,7 +94,7 @@ static void test_arithmetic(void)
 {
 	uint64_t a = bon_rng_init(7, BON_SEEKS, 0), b = bon_rng_init(7, BON_SEEKS, 0);
 	uint64_t c = bon_rng_init(7, BON_SEQ_CREATE, 0);
-	uint32_t t[1000];
+	int32_t t[1000];
 	long i, upd = 0, same = 0;
 
 	TAP_EQ_INT(bon_cpu_pct(0.5, 1.0), 50, "%CPU 0.5 s in 1 s is 50");
@@ -108,12 +110,12 @@ static void test_arithmetic(void)
 	a = bon_rng_init(7, BON_SEEKS, 0);
 	same = bon_make_tickets(t, 1000, &a);
 	for (i = 0; i < 1000; i++)
-		upd += t[i] % 10 == 0;
-	TAP_EQ_INT(same, upd, "rewrites = tickets with ticket % 10 == 0");
+		upd += t[i] < 0;
+	TAP_EQ_INT(same, upd, "rewrites = the negated tickets");
 	tap_ok(upd > 60 && upd < 140, "about a tenth rewrite (%ld of 1000)", upd);
 	for (i = 0, same = 1; i < 1000; i++)
-		same &= t[i] < (1u << 31);
-	tap_ok(same, "tickets are non-negative ints");
+		same &= t[i] < 0 ? (-t[i]) % 10 == 0 : t[i] % 10 != 0 || t[i] == 0;
+	tap_ok(same, "negative exactly when %% 10 == 0, as 2.00a's seek_test()");
 }
 
 static int name_ok(const char *s, int rnd, long idx, long dir)
@@ -229,14 +231,19 @@ static struct bm_result res[12];
 static void check_io(struct wl_ctx *ctx, struct bonnie_opts *o)
 {
 	uint64_t rng = bon_rng_init(o->seed, BON_SEEKS, 0);
-	uint32_t *t = malloc((size_t)o->seeks * sizeof(*t));
+	int32_t *t = malloc((size_t)o->seeks * sizeof(*t));
 	long rewrites = t ? bon_make_tickets(t, o->seeks, &rng) : -1;
 	char path[512];
 	struct stat st;
-	int i;
+	int i, fds;
 
+	fds = count_dir("/proc/self/fd");
 	for (i = 0; i < 6; i++)
 		run_one(ctx, o, i, &res[i]);
+	/* the timed part ran in a child; the parent closed its copy of the fd */
+	TAP_EQ_INT(count_dir("/proc/self/fd"), fds, "no descriptor left open by the I/O tests");
+	tap_ok(tu_mval(&res[0], "cpu_s") > 0 && tu_mval(&res[3], "cpu_s") > 0,
+	       "putc and getc report the child's CPU");
 	TAP_EQ_INT((long)tu_mval(&res[0], "bytes"), (long)o->charsize, "putc wrote charsize bytes");
 	TAP_EQ_INT((long)tu_mval(&res[1], "bytes"), (long)o->size, "block-w wrote size bytes");
 	TAP_EQ_INT((long)tu_mval(&res[2], "bytes"), (long)o->size, "rewrite went over size bytes");
@@ -244,6 +251,7 @@ static void check_io(struct wl_ctx *ctx, struct bonnie_opts *o)
 	TAP_EQ_INT((long)tu_mval(&res[4], "bytes"), (long)o->size, "block-r read size bytes");
 	TAP_EQ_INT((long)tu_mval(&res[5], "ops"), (long)o->seeks, "every seek ticket done");
 	TAP_EQ_INT((long)tu_mval(&res[5], "rewrites"), rewrites, "rewrites = tickets % 10 == 0");
+	tap_ok(tu_metric(&res[5], "cpu_proc") != NULL, "2.00a's seeks add cpu_proc");
 	tap_ok(!strcmp(tu_metric(&res[1], "rate")->unit, "KiB/s") &&
 	       !strcmp(tu_metric(&res[5], "rate")->unit, "ops/s"), "units KiB/s and ops/s");
 	tap_ok(tu_mval(&res[1], "rate") * tu_mval(&res[1], "elapsed") * 1024 > o->size * 0.999 &&
@@ -331,6 +339,61 @@ static void check_csv(void)
 	free(h);
 }
 
+static void test_versions(void)
+{
+	static const char *const bray[] = {
+		"bon-putc", "bon-rewrite", "bon-block-w", "bon-getc", "bon-block-r", "bon-seeks",
+	};
+	struct bonnie_opts *o;
+	struct bm_result r;
+	int i;
+
+	o = opts("version=bray", 1);
+	if (o) {
+		TAP_EQ_INT(wl_bonnie_ops.ntests(o), 6, "Bonnie: the six I/O tests, no file tests");
+		for (i = 0; i < 6; i++) {
+			memset(&r, 0, sizeof(r));
+			wl_bonnie_ops.describe(o, i, &r);
+			TAP_EQ_STR(r.test, bray[i], "Bonnie's order: rewrite before block write");
+		}
+		TAP_EQ_STR(r.params, "size=32M chunk=8k charsize=3M seeks=4000 seekers=3 num=16 "
+			   "dirs=1 seed=0 version=bray", "Bonnie: 4000 seeks, 3 processes");
+		free(o);
+	}
+	o = opts("version=1.02c cache=cold", 1);
+	if (o) {
+		TAP_EQ_INT(wl_bonnie_ops.ntests(o), 12, "1.02c: twelve tests");
+		wl_bonnie_ops.describe(o, 5, &r);
+		TAP_EQ_STR(r.params, "size=32M chunk=8k charsize=3M seeks=8192 seekers=3 num=16 "
+			   "dirs=1 seed=0 version=1.02c cache=cold", "1.02c: 8192 seeks, 3 processes");
+		free(o);
+	}
+}
+
+/* Bray's Bonnie for real: stdio over the whole file, forked seekers whose
+ * first seek and every tenth after rewrite. */
+static void test_bray(const char *dir)
+{
+	struct wl_ctx ctx = { .mnt = dir, .dev = "none", .fs = "host", .rep = 1 };
+	struct bonnie_opts *o = opts("version=bray size=1M chunk=16k seeks=400 seed=2", 1);
+	struct bm_result r[6];
+	int i;
+
+	if (!o)
+		return;
+	for (i = 0; i < 6; i++)
+		run_one(&ctx, o, i, &r[i]);
+	TAP_EQ_INT((long)tu_mval(&r[0], "bytes"), 1 << 20, "Bonnie's putc writes the whole file");
+	TAP_EQ_INT((long)tu_mval(&r[3], "bytes"), 1 << 20, "and its getc reads it all");
+	TAP_EQ_INT((long)tu_mval(&r[5], "ops"), 400, "400 seeks done");
+	tap_ok(tu_mval(&r[5], "rewrites") >= 40 && tu_mval(&r[5], "rewrites") <= 43,
+	       "rewrites on each process's count %% 10 == 0: %g of 400 over 3",
+	       tu_mval(&r[5], "rewrites"));
+	tap_ok(tu_metric(&r[5], "cpu_proc") == NULL, "forked seekers report their own CPU");
+	bon_cleanup(&ctx);
+	free(o);
+}
+
 static void test_io(const char *dir)
 {
 	struct wl_ctx ctx = { .mnt = dir, .dev = "none", .fs = "host", .rep = 1 };
@@ -358,10 +421,12 @@ int main(void)
 	tap_plan(0);
 	test_options();
 	test_arithmetic();
+	test_versions();
 	test_names();
 	mkdir("build", 0755);
 	tu_mkdtemp(dir);
 	test_io(dir);
+	test_bray(dir);
 	rmdir(dir);
 	return tap_done();
 }

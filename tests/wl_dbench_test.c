@@ -2,6 +2,7 @@
 /* runner/wl_dbench.c and dbench_ops.c: options, labels, the computations
  * with known inputs, single operations, and a short run in a temp dir. */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -204,6 +205,121 @@ static void test_run(const char *dir)
 	free(o);
 }
 
+/* prepare() of a job, its stderr (the E record's text in unit tests). */
+static int prepare_err(struct wl_ctx *ctx, void *o, char *msg, size_t len)
+{
+	FILE *tmp = tmpfile();
+	int saved = dup(2), ret;
+	size_t n;
+
+	if (!tmp || saved < 0)
+		return -EIO;
+	fflush(stderr);
+	dup2(fileno(tmp), 2);
+	ret = wl_dbench_ops.prepare(ctx, o, 0);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	rewind(tmp);
+	n = fread(msg, 1, len - 1, tmp);
+	msg[n] = '\0';
+	fclose(tmp);
+	return ret;
+}
+
+/* No silent substitute: a missing loadfile is an error naming it, the
+ * image's default included; loadfile=generated only when asked. */
+static void test_missing(const char *dir)
+{
+	struct wl_ctx ctx = { .mnt = dir, .dev = "none", .fs = "host", .rep = 1 };
+	char msg[1024];
+	void *o = opts("clients=1 time=1 loadfile=/nonexistent/client.txt", 1);
+
+	if (o) {
+		TAP_EQ_INT(prepare_err(&ctx, o, msg, sizeof(msg)), -ENOENT, "missing loadfile: ENOENT");
+		tap_ok(strstr(msg, "dbench: loadfile /nonexistent/client.txt: No such file") != NULL,
+		       "the error names the file: %s", msg);
+		free(o);
+	}
+	if (access(DB_DEFAULT_LOADFILE, R_OK)) {
+		o = opts("clients=1 time=1", 1);
+		if (o) {
+			TAP_EQ_INT(prepare_err(&ctx, o, msg, sizeof(msg)), -ENOENT,
+				   "the default loadfile missing: an error, not the generated mix");
+			tap_ok(strstr(msg, DB_DEFAULT_LOADFILE) != NULL, "it names %s",
+			       DB_DEFAULT_LOADFILE);
+			free(o);
+		}
+	}
+}
+
+/* dbench 2.x and 1.x: one pass per client, no window, 1.x's formula. */
+static void test_onepass(const char *dir)
+{
+	struct wl_ctx ctx = { .mnt = dir, .dev = "none", .fs = "host", .rep = 1 };
+	static const char *const args[] = {
+		"clients=2 version=2 lines=3000 loadfile=generated",
+		"clients=2 version=1 lines=3000 loadfile=generated",
+	};
+	struct bm_result r;
+	double secs, mb;
+	int v;
+	void *o;
+
+	for (v = 0; v < 2; v++) {
+		o = opts(args[v], 1);
+		if (!o)
+			continue;
+		memset(&r, 0, sizeof(r));
+		wl_dbench_ops.describe(o, 0, &r);
+		TAP_EQ_STR(r.params, v ? "clients=2 version=1 loadfile=generated lines=3000"
+				       : "clients=2 version=2 loadfile=generated lines=3000",
+			   "params: no time or warm-up for one pass");
+		TAP_EQ_INT(wl_dbench_ops.prepare(&ctx, o, 0), 0, "prepare");
+		TAP_EQ_INT(wl_dbench_ops.run(&ctx, o, 0, &r), 0, "one pass of 3000 lines each");
+		secs = val(&r, "time", "s");
+		mb = val(&r, "pass_mb", "MB");
+		tap_ok(secs > 0 && secs < 60 && mb > 0, "pass of %.3f MB in %.3f s", mb, secs);
+		if (v)   /* 1.x: the pass's MB x clients / t, whatever moved */
+			tap_ok(fabs(val(&r, "tput", "MB/s") - mb * 2 / secs) < 1e-6 * mb * 2 / secs,
+			       "1.x throughput = pass MB x 2 clients / t");
+		else     /* 2.x: what moved / t, and it moved two passes */
+			tap_ok(fabs(val(&r, "tput", "MB/s") - mb * 2 / secs) < 0.001 * mb * 2 / secs,
+			       "2.x throughput = 2 passes of bytes / t: %.2f MB/s",
+			       val(&r, "tput", "MB/s"));
+		free(o);
+	}
+	tap_ok(fabs(db_tput_v1(132, 48, 10) - 633.6) < 1e-9,
+	       "dbench 1.x's 132 x nprocs / t: 48 clients in 10 s = 633.6");
+}
+
+/* Debian's client.txt: its first 60038 lines carry 341.3 MB of ReadX and
+ * WriteX, one pass of dbench 2.x's client_plain.txt (341.255 MB); the
+ * first 21225 lines 132.65 MB, dbench 1.x's "132". */
+static void test_client_txt(void)
+{
+	static const char path[] = "/usr/share/dbench/client.txt";
+	struct db_load l;
+	char err[512];
+	size_t n = 0;
+
+	if (access(path, R_OK)) {
+		tap_skip("no /usr/share/dbench/client.txt (Debian's dbench)", "client.txt pass sizes");
+		return;
+	}
+	TAP_EQ_INT(db_load_file(&l, path, err, sizeof(err)), 0, "client.txt parses");
+	while (n < l.n && l.op[n].line <= 60038)
+		n++;
+	l.n = n;
+	tap_ok(fabs(db_pass_mb(&l) - 341.3) < 0.1, "lines=60038: %.3f MB per pass", db_pass_mb(&l));
+	while (l.n && l.op[l.n - 1].line > 21225)
+		l.n--;
+	tap_ok(fabs(db_pass_mb(&l) - 132.65) < 0.1, "lines=21225: %.3f MB per pass",
+	       db_pass_mb(&l));
+	l.n = n;
+	db_load_free(&l);
+}
+
 int main(void)
 {
 	char dir[] = "/tmp/bm-dbench-XXXXXX", cmd[300];
@@ -214,6 +330,9 @@ int main(void)
 	tu_mkdtemp(dir);
 	test_ops(dir);
 	test_run(dir);
+	test_missing(dir);
+	test_onepass(dir);
+	test_client_txt();
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	if (system(cmd))
 		tap_ok(0, "cannot remove %s", dir);

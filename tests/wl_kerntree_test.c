@@ -41,6 +41,10 @@ static void check_label(void *o, int idx, const char *test, const char *params)
 
 static void test_options(void)
 {
+	uint32_t ppm = 0;
+
+	tap_ok(ktree_parse_scale("seed004", &ppm) == 0 && ppm == KTREE_SCALE_SEED004_PPM,
+	       "scale=seed004: %u ppm, seed 004's tree", (unsigned)ppm);
 	struct kerntree_opts bad;
 	char err[200];
 	void *o;
@@ -223,6 +227,46 @@ static void test_tarball(const char *top, const struct ktree *t)
 	unlink(tar);
 }
 
+/* compress=bzip2: the untar reads bzip2 -dc of the archive prepare()
+ * compressed; the same files and bytes as the plain untar. */
+static void test_bzip2(const char *top)
+{
+	struct bm_result r;
+	void *o = opts("scale=0.002 seed=3 compress=bzip2 tests=untar,untar2", 1);
+	struct ktree_count c;
+	char tmp[64];
+	int fd;
+
+	if (!o)
+		return;
+	if (access("/bin/busybox", X_OK) && system("command -v bzip2 > /dev/null 2>&1")) {
+		tap_skip("no busybox or bzip2", "compress=bzip2");
+		free(o);
+		return;
+	}
+	check_label(o, 0, "kernuntar", "scale=0.002 seed=3 compress=bzip2");
+	snprintf(tmp, sizeof(tmp), "/tmp/bootmark-kerntree-3-2000.tar.bz2");
+	unlink(tmp);
+	if (!run_test(top, 8, o, 0, "kernuntar", &r)) {
+		TAP_EQ_INT((long)tu_val(&r, "files", "count"), 157, "157 files through bzip2");
+		wl_kerntree_ops.inspect(NULL, o, 0, &r);
+		tap_ok(access(tmp, R_OK) == 0, "the .tar.bz2 is kept for the job's other tests");
+	}
+	if (!run_test(top, 9, o, 1, "kernuntar2", &r)) {
+		TAP_EQ_INT((long)tu_val(&r, "files", "count"), 314, "two bzip2 -dc at once");
+		wl_kerntree_ops.inspect(NULL, o, 1, &r);
+		tap_ok(access(tmp, F_OK), "the job's last test removed the .tar.bz2");
+	}
+	unlink(tmp);
+	fd = open(top, O_RDONLY | O_DIRECTORY);
+	if (fd >= 0) {
+		ktree_rm(fd, "t8", &c);
+		ktree_rm(fd, "t9", &c);
+		close(fd);
+	}
+	free(o);
+}
+
 int main(void)
 {
 	char dir[] = "build/tmp-kerntree-XXXXXX", *abs;
@@ -235,6 +279,7 @@ int main(void)
 	if (ktree_build(&t, 3, 2000))
 		tap_bail("cannot build the tree");
 	test_host(dir, &t);
+	test_bzip2(dir);
 	abs = realpath(dir, NULL);   /* tarball= takes absolute paths only */
 	if (abs)
 		test_tarball(abs, &t);

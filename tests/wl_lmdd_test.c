@@ -95,8 +95,14 @@ static void test_options(void)
 		check_label(o, 1, "lmdd-r-1k", "size=32M bs=1k");
 		check_label(o, 4, "lmdd-w-4k", "size=32M bs=4k");
 		check_label(o, 21, "lmdd-r-1024k", "size=32M bs=1024k");
+		TAP_EQ_INT(((struct lmdd_opts *)o)->fsync, 0, "no fsync unless told, as lmdd");
 		memset(&r, 0, sizeof(r));
 		TAP_EQ_INT(wl_lmdd_ops.describe(o, 22, &r), -EINVAL, "no 23rd test");
+		free(o);
+	}
+	o = opts("bs=4k fsync=1", 1);
+	if (o) {
+		check_label(o, 0, "lmdd-w-4k", "size=32M bs=4k fsync=1");
 		free(o);
 	}
 	o = opts("bs=4k,64k,1m size=16M", 1);

@@ -8,29 +8,34 @@
 # per-test cost: mkfs, mount, drop caches) does not change with s; what is
 # scaled is the amount of data or time each test moves:
 #
-#   suite    kept: the disk of scale 1 (12G for the seeds), so mkfs costs what
+#   suite    kept: the disk of scale 1 (48G for the seeds), so mkfs costs what
 #            it costs at scale 1; and dbench's clients (up to 192) need room
 #            whatever its time (on a 1G disk dbench192 failed at s = 0.01:
 #            a loadfile op did not get its expected status, likely ENOSPC)
 #   dd       size x s (whole MiB, >= 1M)
 #   lmdd     size x s (whole MiB, >= 1M, >= the largest bs)
 #   tiobench size x s (a multiple of bs, >= bs); random x s (>= 1)
-#   bonnie   size x s (whole MiB, >= 1M); charsize (default 3M) x s
-#            (multiple of 8k, >= 8k); seeks (default 8192) x s (>= 1);
-#            num (default 16) x s (>= 1, i.e. 1024 files)
+#   bonnie   size x s (whole MiB, >= 1M); seeks (default by version: 8192,
+#            Bray's 4000) x s (>= 1); 2.00a: charsize (default 3M) x s
+#            (multiple of chunk, >= chunk); 1.02c and bray do per-char over
+#            the whole file, charsize is left as it is; num (default 16) x s
+#            (>= 1, i.e. 1024 files), not for bray (no file tests)
 #   aio      files x s (>= threads, so every thread has a file)
-#   dbench   time x s (>= 1 s); warmup (default time/5) x s, rounded
+#   dbench   version 4: time x s (>= 1 s); warmup (default time/5) x s,
+#            rounded; version 2 and 1 replay one pass: lines x s (>= 1),
+#            and a line without lines= is refused (the loadfile's length is
+#            not known here)
 #   aim7     not scaled: left out, counted.  AIM7 cannot run less than one
 #            round of its mix per task (23 to 36 jobs) and a job with the
-#            seeds' 10M files takes seconds under TCG: even at s = 0.002 the
+#            workfiles' 1M-10M files takes seconds under TCG: even at s = 0.002 the
 #            seeds' aim7 lines take many minutes.  Instead the last line says
 #            how many aim7 tests and jobs scale 1 has ("# bench_suite:
-#            aim7_tests=24 aim7_jobs=363600 at scale 1"), and with -v
+#            aim7_tests=24 aim7_jobs=352080 at scale 1"), and with -v
 #            aim7probe=1 a probe follows it: "aim7 mix=dbase tasks=2 jobs=1",
 #            one round of dbase per task, two tasks to keep both vCPUs busy
 #            as the seeds' 4 to 512 tasks do; its time per job, times the
 #            jobs of scale 1, is aim7's share (tests/bench_suite.sh)
-#   kerntree scale x s (>= 0.0001)
+#   kerntree scale x s (>= 0.0001); scale=seed004 is 0.18
 #
 # The floors (>= 1M, >= 1 file set of 1024, >= 1 s) make a small-scale run do
 # a little more than s x the work: the fitted slope is then slightly low.
@@ -72,13 +77,13 @@ BEGIN {
 	# of work (block sizes, flags, thread counts, seeds)
 	keep["suite"] = "disk_size repeat"
 	keep["dd"] = "size bs tests"
-	keep["lmdd"] = "size bs direct"
-	keep["tiobench"] = "threads size bs random direct sync phases"
-	keep["bonnie"] = "size chunk charsize seeks seekers direct num max_size min_size dirs files seed tests"
+	keep["lmdd"] = "size bs direct fsync"
+	keep["tiobench"] = "threads size bs random direct sync phases version"
+	keep["bonnie"] = "size chunk charsize seeks seekers direct num max_size min_size dirs files seed tests version cache"
 	keep["aio"] = "files fsize qd threads engine direct cache"
-	keep["dbench"] = "clients time warmup loadfile sync syncdirs"
-	keep["aim7"] = "mix tasks jobs filesize poolsize seed"
-	keep["kerntree"] = "scale seed tests"
+	keep["dbench"] = "clients time warmup loadfile sync syncdirs version lines"
+	keep["aim7"] = "mix tasks jobs filesize poolsize seed sleep"
+	keep["kerntree"] = "scale seed tests compress"
 }
 
 /^[ \t]*(#|$)/ { out[++nout] = $0; next }
@@ -120,14 +125,16 @@ BEGIN {
 		v = ("random" in o) ? o["random"] : 1000
 		o["random"] = max(1, rnd(v * s))
 	} else if (wl == "bonnie") {
+		ver = ("version" in o) ? o["version"] : "2.00a"
 		sz = ("size" in o) ? kib(o["size"]) : 32 * 1024
 		o["size"] = mib(sz * s, 1)
+		ck = ("chunk" in o) ? kib(o["chunk"]) : 8
 		cs = ("charsize" in o) ? kib(o["charsize"]) : 3 * 1024
-		if (cs > 0)
-			o["charsize"] = max(1, rnd(cs * s / 8)) * 8 "k"
-		v = ("seeks" in o) ? o["seeks"] : 8192
+		if (ver == "2.00a" && cs > 0)
+			o["charsize"] = max(1, rnd(cs * s / ck)) * ck "k"
+		v = (("seeks" in o) && o["seeks"] > 0) ? o["seeks"] : (ver == "bray") ? 4000 : 8192
 		o["seeks"] = max(1, rnd(v * s))
-		if (!("files" in o) || o["files"] != 0) {
+		if (ver != "bray" && (!("files" in o) || o["files"] != 0)) {
 			v = ("num" in o) ? o["num"] : 16
 			o["num"] = max(1, rnd(v * s))
 		}
@@ -136,17 +143,25 @@ BEGIN {
 		v = ("files" in o) ? o["files"] : 1000
 		o["files"] = max(th, rnd(v * s))
 	} else if (wl == "dbench") {
-		t = ("time" in o) ? o["time"] : 600
-		w = (("warmup" in o) && o["warmup"] >= 0) ? o["warmup"] : int(t / 5)
-		o["time"] = max(1, rnd(t * s))
-		o["warmup"] = rnd(w * s)
+		ver = ("version" in o) ? o["version"] : 4
+		if (ver != 4) {
+			if (!("lines" in o) || o["lines"] <= 0)
+				die("dbench version=" ver " replays one pass: it needs lines= to be scaled")
+			v = o["lines"]
+			o["lines"] = max(1, rnd(v * s))
+		} else {
+			t = ("time" in o) ? o["time"] : 600
+			w = (("warmup" in o) && o["warmup"] >= 0) ? o["warmup"] : int(t / 5)
+			o["time"] = max(1, rnd(t * s))
+			o["warmup"] = rnd(w * s)
+		}
 	} else if (wl == "aim7") {
 		# not run scaled (see the top): counted, left as a comment
 		n = split(("tasks" in o) ? o["tasks"] : "1,2,4,8", tl, ",")
 		m = split(("mix" in o) ? o["mix"] : "fserver", ml, ",")
 		jobs = ("jobs" in o) ? o["jobs"] : 100
 		for (j = 1; j <= m; j++) {
-			per = (jobs != 100) ? jobs : (ml[j] == "fserver") ? 101 : (ml[j] == "dbase") ? 99 : 102
+			per = (jobs != 100) ? jobs : (ml[j] == "fserver") ? 101 : (ml[j] == "dbase") ? 99 : 97
 			for (i = 1; i <= n; i++)
 				aim7_jobs += tl[i] * per
 			aim7_tests += n
@@ -155,6 +170,8 @@ BEGIN {
 		next
 	} else if (wl == "kerntree") {
 		k = ("scale" in o) ? o["scale"] : 1
+		if (k == "seed004")
+			k = 0.18        # KTREE_SCALE_SEED004_PPM (runner/ktree_gen.h)
 		o["scale"] = sprintf("%.4f", max(0.0001, k * s))
 	}
 	# keys are written in their order, the ones a rule added after them in

@@ -32,22 +32,34 @@ for s in 1 0.01 0.002; do
 done
 check "the scaled suite keeps every job line but aim7's, in order" \
 	"[ \"\$(shape configs/suites/seeds | grep -v '^aim7' | cut -d' ' -f1)\" = \"\$(shape $tmp/s0.002 | cut -d' ' -f1)\" ]"
-check "the suite line is kept (12G disk at 0.002: dbench's 192 clients need room)" \
-	"grep -v '^#' $tmp/s0.002 | head -n 1 | grep -qx 'suite disk_size=12G repeat=1'"
-check "scale 1 keeps seeds' sizes (dd 2048M, tiobench 8 GiB per thread, kerntree 1)" \
-	"grep -qx 'dd size=2048M bs=1M' $tmp/s1 && grep -q '^tiobench threads=1 size=8388608k ' $tmp/s1 && grep -qx 'kerntree scale=1.0000' $tmp/s1"
-check "scale 1 keeps seeds' 12G disk" "grep -v '^#' $tmp/s1 | head -n 1 | grep -q 'disk_size=12G'"
+check "the suite line is kept (48G disk at 0.002: aio's and dbench's counts need room)" \
+	"grep -v '^#' $tmp/s0.002 | head -n 1 | grep -qx 'suite disk_size=48G repeat=1'"
+check "scale 1 keeps seeds' sizes (dd 2048M, tiobench 8 GiB per thread, kerntree seed004 = 0.18)" \
+	"grep -qx 'dd size=2048M bs=1M' $tmp/s1 && grep -q '^tiobench threads=1 size=8388608k ' $tmp/s1 && grep -qx 'kerntree scale=0.1800 compress=bzip2' $tmp/s1"
+check "scale 1 keeps seeds' 48G disk" "grep -v '^#' $tmp/s1 | head -n 1 | grep -q 'disk_size=48G'"
 check "thread and client counts are kept (tiobench 256, dbench 192)" \
-	"grep -q '^tiobench threads=256 ' $tmp/s0.002 && grep -q '^dbench clients=192 ' $tmp/s0.002"
-check "dbench 600 s at 0.01 is 6 s with a 1 s warm-up" "grep -qx 'dbench clients=48 time=6 warmup=1' $tmp/s0.01"
-check "aim7 is left out and counted: 24 tests, 363600 jobs at scale 1 (99/101/102 per task)" \
-	"! grep -q '^aim7' $tmp/s0.01 && grep -qx '# bench_suite: aim7_tests=24 aim7_jobs=363600 at scale 1' $tmp/s0.01"
+	"grep -q '^tiobench threads=256 ' $tmp/s0.002 && grep -q '^dbench version=2 clients=64,192 ' $tmp/s0.002"
+check "dbench's one-pass replays scale lines (21225 x 0.01 = 212), no time added" \
+	"grep -qx 'dbench version=1 clients=48 lines=212' $tmp/s0.01"
+check "bonnie's versions keep their own defaults (Bray: 4000 seeks, no charsize, no num)" \
+	"grep -qx 'bonnie version=bray size=3M chunk=16k seeks=40' $tmp/s0.01 && grep -qx 'bonnie version=1.02c size=82M num=1 seeks=82' $tmp/s0.01"
+check "aim7 is left out and counted: 24 tests, 352080 jobs at scale 1 (99/101/97 per task)" \
+	"! grep -q '^aim7' $tmp/s0.01 && grep -qx '# bench_suite: aim7_tests=24 aim7_jobs=352080 at scale 1' $tmp/s0.01"
 "$AWK" -v s=0.01 -v aim7probe=1 -f $A configs/suites/seeds > "$tmp/probe"
 check "aim7probe=1 appends the probe as the last line" "tail -n 1 $tmp/probe | grep -qx 'aim7 mix=dbase tasks=2 jobs=1'"
+printf '%s\n' "aio files=1000 fsize=128k qd=16 threads=100" "bonnie size=8192M num=16" \
+	"bonnie size=64M chunk=16k" > "$tmp/more"
+"$AWK" -v s=0.01 -f $A "$tmp/more" > "$tmp/more.s"
+echo "dbench version=2 clients=2" > "$tmp/db1"
+"$AWK" -v s=0.01 -f $A "$tmp/db1" > /dev/null 2> "$tmp/more.err"
 check "floors: lmdd >= its largest bs (1M), aio >= threads (100 files)" \
-	"grep -qx 'lmdd size=1M' $tmp/s0.002 && grep -q '^aio files=100 fsize=128k ' $tmp/s0.002"
+	"grep -qx 'lmdd size=1M' $tmp/s0.002 && grep -q '^aio files=100 fsize=128k ' $tmp/more.s"
 check "bonnie's defaults are scaled explicitly (seeks 8192 x 0.01 = 82, charsize 3M x 0.01 = 32k)" \
-	"grep -q '^bonnie size=82M num=1 charsize=32k seeks=82\$' $tmp/s0.01"
+	"grep -q '^bonnie size=82M num=1 charsize=32k seeks=82\$' $tmp/more.s"
+check "charsize stays a multiple of chunk (3M x 0.01 with 16k chunks = 32k)" \
+	"grep '^bonnie size=1M chunk=16k ' $tmp/more.s | grep -q ' charsize=32k'"
+check "a one-pass dbench without lines= is refused (named)" \
+	"grep -q 'needs lines=' $tmp/more.err"
 echo "dd size=1M count=3" > "$tmp/bad1"
 echo "frobnicate size=1M" > "$tmp/bad2"
 for b in bad1 bad2; do
