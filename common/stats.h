@@ -48,7 +48,8 @@ int bm_cpu_now(struct bm_cpu *c, int who);
 /* 100 * (user + sys) / wall, as bonnie's %CPU and tiotest's CPU%. */
 double bm_cpu_pct(const struct bm_cpu *a, const struct bm_cpu *b, double wall_s);
 
-/* CLOCK_MONOTONIC in ns. */
+/* CLOCK_MONOTONIC in ns, and in seconds. */
 uint64_t bm_now_ns(void);
+double bm_now_s(void);
 
 #endif

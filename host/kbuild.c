@@ -12,17 +12,10 @@
 
 #include "kbuild.h"
 #include "kernel.h"
+#include "stats.h"
 #include "util.h"
 
 #define LOG_TAIL 40  /* lines of build.log shown when make fails */
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static int is_tarball(const char *p)
 {
@@ -61,7 +54,7 @@ static void show_tail(const char *log)
  * BM_KBUILD_FAILED when the program ran and failed, or -errno. */
 static int step(const struct bm_kbuild *b, const char *what, char *const argv[], const char *log)
 {
-	double t0 = now_s();
+	double t0 = bm_now_s();
 	char st[64];
 	int fd, status, rc;
 	pid_t pid;
@@ -85,7 +78,7 @@ static int step(const struct bm_kbuild *b, const char *what, char *const argv[],
 		if (errno != EINTR)
 			return -errno;
 	if (!b->quiet)
-		printf("%.1f s\n", now_s() - t0);
+		printf("%.1f s\n", bm_now_s() - t0);
 	if (WIFEXITED(status) && !WEXITSTATUS(status))
 		return 0;
 	bm_status_str(status, st, sizeof(st));
@@ -246,7 +239,7 @@ int bm_kernel_build(const struct bm_kbuild *b, char *spec, size_t speclen)
 	char src[PATH_MAX], out[PATH_MAX], frag[PATH_MAX], log[PATH_MAX + 16];
 	char odir[PATH_MAX + 3], jobs[32], dotconfig[PATH_MAX], image[PATH_MAX];
 	char missing[1024];
-	double t0 = now_s();
+	double t0 = bm_now_s();
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	int rc;
 
@@ -288,6 +281,6 @@ int bm_kernel_build(const struct bm_kbuild *b, char *spec, size_t speclen)
 		return BM_KBUILD_FAILED;
 	}
 	if (!b->quiet)
-		printf("bootmark: built in %.0f s: local:%s\n", now_s() - t0, image);
+		printf("bootmark: built in %.0f s: local:%s\n", bm_now_s() - t0, image);
 	return bm_path(spec, speclen, "local:%s", image);
 }

@@ -16,22 +16,15 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "outdir.h"
 #include "proto.h"
 #include "qemu.h"
-#include "outdir.h"
+#include "stats.h"
 #include "util.h"
 
 #define POLL_MS 200
 #define PANIC_TEXT "Kernel panic - not syncing"
 #define CARRY 32  /* longest pattern we look for, kept across reads */
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 /* 1 exited, 0 deadline or a new stop signal (when stop_on_sig), -errno. */
 static int wait_until(pid_t pid, double deadline, int *status, int stop_on_sig)
@@ -45,7 +38,7 @@ static int wait_until(pid_t pid, double deadline, int *status, int stop_on_sig)
 			return 1;
 		if (r < 0 && errno != EINTR)
 			return -errno;
-		if (now_s() >= deadline || (stop_on_sig && bm_stop_count() != sigs))
+		if (bm_now_s() >= deadline || (stop_on_sig && bm_stop_count() != sigs))
 			return 0;
 		usleep(50 * 1000);
 	}
@@ -57,7 +50,7 @@ int bm_proc_stop(pid_t pid)
 
 	kill(pid, SIGTERM);
 	/* a second Ctrl-C while QEMU winds down: no more waiting */
-	if (wait_until(pid, now_s() + 5, &status, 1) == 1)
+	if (wait_until(pid, bm_now_s() + 5, &status, 1) == 1)
 		return status;
 	kill(pid, SIGKILL);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
@@ -118,7 +111,7 @@ static void finish(struct bm_watch_result *r, enum bm_watch v, pid_t pid, double
 {
 	r->verdict = v;
 	r->status = bm_proc_stop(pid);
-	r->seconds = now_s() - t0;
+	r->seconds = bm_now_s() - t0;
 	snprintf(r->why, sizeof(r->why), "%s", why);
 }
 
@@ -141,7 +134,7 @@ int bm_qemu_watch(char *const argv[], const struct bm_watch_cfg *c, struct bm_wa
 		bm_qemu_close_fds(c->fds);  /* QEMU has its copies; its locks go with it */
 	if (rc)
 		return rc;
-	t0 = last = now_s();
+	t0 = last = bm_now_s();
 	/* A command that does not catch the stop signals itself still must not
 	 * leave an orphaned QEMU behind (a killed make bench did): catch them
 	 * here, and die by them once QEMU is stopped. */
@@ -157,11 +150,11 @@ int bm_qemu_watch(char *const argv[], const struct bm_watch_cfg *c, struct bm_wa
 		}
 		if (waitpid(pid, &r->status, WNOHANG) == pid) {
 			r->verdict = BM_WATCH_EXITED;
-			r->seconds = now_s() - t0;
+			r->seconds = bm_now_s() - t0;
 			bm_status_str(r->status, r->why, sizeof(r->why));
 			break;
 		}
-		t = now_s();
+		t = bm_now_s();
 		sz = c->results_log ? file_size(c->results_log) : 0;
 		if (sz > res_size) {
 			res_size = sz;

@@ -10,6 +10,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "seqio.h"
 #include "wl_tiobench.h"
 
 struct tio_shared {
@@ -37,19 +38,6 @@ struct tio_thread {
 void tio_path(char *buf, size_t len, const char *dir, unsigned thread)
 {
 	snprintf(buf, len, "%s/tiotest.%u", dir, thread);
-}
-
-/* Aligned for O_DIRECT; never zero: a device may treat zero blocks specially. */
-static unsigned char *tio_buffer(uint64_t bs)
-{
-	unsigned char *b;
-	uint64_t i;
-
-	if (posix_memalign((void **)&b, 4096, bs))
-		return NULL;
-	for (i = 0; i < bs; i++)
-		b[i] = (unsigned char)(0x5a ^ (i * 131));
-	return b;
 }
 
 /* One pread/pwrite, its latency recorded; a short transfer is an error. */
@@ -238,7 +226,7 @@ int tio_phase_run(const char *dir, const struct tio_opts *o, int phase,
 		th[i].sh = &sh;
 		th[i].idx = i;
 		bm_lat_init(&th[i].lat);
-		th[i].buf = tio_buffer(o->bs);
+		th[i].buf = seqio_buffer(o->bs);
 		if (!th[i].buf)
 			ret = -ENOMEM;
 	}

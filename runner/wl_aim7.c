@@ -250,14 +250,6 @@ static int aim7_prepare(struct wl_ctx *ctx, const void *opts, int idx)
 	return ret;
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* One task, runtap()'s child: seeded with its user number, it waits for
  * the start signal, then draws and runs its jobs; reports in its slot. */
 static void __attribute__((noreturn))
@@ -303,7 +295,7 @@ task_main(const struct aim7_opts *o, const struct aim7_mix *m, const char *top,
 		}
 		ret = test->fn(&env);
 	}
-	slot->secs = now_s() - *rt1;
+	slot->secs = bm_now_s() - *rt1;
 	slot->ret = ret;
 	_exit(ret ? 1 : 0);
 }
@@ -332,7 +324,7 @@ static int start_tasks(struct wl_ctx *ctx, const struct aim7_opts *o, int ready,
 			return r < 0 ? -errno : -ECHILD;    /* a task died before ready */
 		got++;
 	}
-	sh->rt1 = now_s();
+	sh->rt1 = bm_now_s();
 	for (s = 0; s < o->sleep; s++) {
 		sleep(1);
 		if (ctx->beat)
@@ -369,7 +361,7 @@ static double reap_all(struct wl_ctx *ctx, pid_t *pid, unsigned n, int *status)
 			last = t;
 		}
 	}
-	return now_s();
+	return bm_now_s();
 }
 
 static void aim7_metrics(struct bm_result *r, unsigned jobs, unsigned t, double real,

@@ -24,6 +24,8 @@
 #include <unistd.h>
 
 #include "fiemap_compat.h"
+#include "seqio.h"
+#include "stats.h"
 #include "wl.h"
 #include "wl_dd.h"
 
@@ -86,59 +88,6 @@ static void dd_path(const struct wl_ctx *ctx, char *buf, size_t len)
 	snprintf(buf, len, "%s/dd.dat", ctx->mnt);
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static void *dd_buffer(uint64_t bs)
-{
-	unsigned char *b;
-	uint64_t i;
-
-	if (posix_memalign((void **)&b, 4096, bs))
-		return NULL;
-	/* Never zero: a filesystem or device may treat zero blocks specially. */
-	for (i = 0; i < bs; i++)
-		b[i] = (unsigned char)(0x5a ^ (i * 131));
-	for (i = 0; i < bs; i += 512)
-		b[i] = 0xa5;
-	return b;
-}
-
-/* Moves size bytes in bs blocks; short transfers are continued. */
-static int dd_move(struct wl_ctx *ctx, int fd, unsigned char *buf,
-		   const struct dd_opts *o, int writing, uint64_t *done)
-{
-	uint64_t next_beat = DD_BEAT_BYTES, off, len;
-	ssize_t n;
-
-	*done = 0;
-	while (*done < o->size) {
-		/* After a short transfer, finish the block before starting the next. */
-		off = *done % o->bs;
-		len = o->bs - off;
-		if (len > o->size - *done)
-			len = o->size - *done;
-		n = writing ? write(fd, buf + off, len) : read(fd, buf + off, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			return writing ? -ENOSPC : -ENODATA; /* file shorter than size */
-		*done += (uint64_t)n;
-		if (*done >= next_beat && ctx->beat) {
-			ctx->beat(ctx, writing ? "dd write" : "dd read");
-			next_beat += DD_BEAT_BYTES;
-		}
-	}
-	return 0;
-}
-
 int dd_count_extents(int fd, unsigned *count)
 {
 	enum { BATCH = 64 };
@@ -189,7 +138,7 @@ static int dd_write_file(struct wl_ctx *ctx, const struct dd_opts *o, int trunc,
 			 uint64_t *done)
 {
 	char path[512];
-	unsigned char *buf = dd_buffer(o->bs);
+	unsigned char *buf = seqio_buffer(o->bs);
 	int fd, ret;
 
 	*done = 0;
@@ -201,7 +150,7 @@ static int dd_write_file(struct wl_ctx *ctx, const struct dd_opts *o, int trunc,
 		ret = -errno;
 		goto out_free_buf;
 	}
-	ret = dd_move(ctx, fd, buf, o, 1, done);
+	ret = seqio_move(ctx, fd, buf, o->bs, o->size, 1, "dd write", DD_BEAT_BYTES, done);
 	if (syncfs(fd) && !ret)
 		ret = -errno;
 	if (close(fd) && !ret)
@@ -214,7 +163,7 @@ out_free_buf:
 static int dd_read_file(struct wl_ctx *ctx, const struct dd_opts *o, uint64_t *done)
 {
 	char path[512];
-	unsigned char *buf = dd_buffer(o->bs);
+	unsigned char *buf = seqio_buffer(o->bs);
 	int fd, ret;
 
 	*done = 0;
@@ -226,7 +175,7 @@ static int dd_read_file(struct wl_ctx *ctx, const struct dd_opts *o, uint64_t *d
 		ret = -errno;
 		goto out_free_buf;
 	}
-	ret = dd_move(ctx, fd, buf, o, 0, done);
+	ret = seqio_move(ctx, fd, buf, o->bs, o->size, 0, "dd read", DD_BEAT_BYTES, done);
 	close(fd);
 out_free_buf:
 	free(buf);
@@ -270,14 +219,14 @@ static int dd_run(struct wl_ctx *ctx, const void *opts, int idx, struct bm_resul
 
 	if (k < 0)
 		return k;
-	t0 = now_s();
+	t0 = bm_now_s();
 	if (k == DD_READ) {
 		ret = dd_read_file(ctx, o, &done);
 	} else {
 		/* syncfs() inside: as in the seed, REAL includes writeback */
 		ret = dd_write_file(ctx, o, k == DD_WRITE, &done);
 	}
-	t = now_s() - t0;
+	t = bm_now_s() - t0;
 	bm_result_add(r, "bytes", (double)done, "B");
 	if (t > 0)
 		bm_result_add(r, "bw", (double)done / MiB / t, "MiB/s");

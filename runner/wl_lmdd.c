@@ -25,6 +25,7 @@
 
 #include "lmdd.h"
 #include "log.h"
+#include "seqio.h"
 #include "stats.h"
 #include "wl.h"
 #include "wl_lmdd.h"
@@ -151,51 +152,10 @@ static void lmdd_path(const struct wl_ctx *ctx, char *buf, size_t len)
 	snprintf(buf, len, "%s/lmdd.dat", ctx->mnt);
 }
 
-/* Page aligned, as lmdd's valloc(): what O_DIRECT needs. */
-static unsigned char *lmdd_buffer(uint64_t bs)
-{
-	unsigned char *b;
-	uint64_t i;
-
-	if (posix_memalign((void **)&b, 4096, bs))
-		return NULL;
-	/* lmdd writes zeros; a pattern keeps zero-detecting layers honest. */
-	for (i = 0; i < bs; i++)
-		b[i] = (unsigned char)(0x5a ^ (i * 131));
-	for (i = 0; i < bs; i += 512)
-		b[i] = 0xa5;
-	return b;
-}
-
 struct lmdd_io {
 	uint64_t done;      /* bytes moved */
 	uint64_t ns;        /* lmdd's timed interval */
 };
-
-/* want bytes in bs blocks; a short transfer is continued to the block's end. */
-static int lmdd_move(struct wl_ctx *ctx, int fd, unsigned char *buf, uint64_t bs,
-		     uint64_t want, int writing, uint64_t *done)
-{
-	uint64_t next_beat = LMDD_BEAT_BYTES, off;
-	ssize_t n;
-
-	while (*done < want) {
-		off = *done % bs;
-		n = writing ? write(fd, buf + off, bs - off) : read(fd, buf + off, bs - off);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			return writing ? -ENOSPC : -ENODATA; /* file shorter than size */
-		*done += (uint64_t)n;
-		if (*done >= next_beat && ctx->beat) {
-			ctx->beat(ctx, writing ? "lmdd write" : "lmdd read");
-			next_beat += LMDD_BEAT_BYTES;
-		}
-	}
-	return 0;
-}
 
 static int lmdd_open(const struct wl_ctx *ctx, const struct lmdd_opts *o, int dir)
 {
@@ -219,7 +179,7 @@ static int lmdd_open(const struct wl_ctx *ctx, const struct lmdd_opts *o, int di
 static int lmdd_io(struct wl_ctx *ctx, const struct lmdd_opts *o, uint64_t bs, int dir,
 		   int do_fsync, struct lmdd_io *io)
 {
-	unsigned char *buf = lmdd_buffer(bs);
+	unsigned char *buf = seqio_buffer(bs);
 	uint64_t t0;
 	int fd, ret;
 
@@ -232,7 +192,8 @@ static int lmdd_io(struct wl_ctx *ctx, const struct lmdd_opts *o, uint64_t bs, i
 		goto out_free_buf;
 	}
 	t0 = bm_now_ns();
-	ret = lmdd_move(ctx, fd, buf, bs, o->size / bs * bs, dir == LMDD_WRITE, &io->done);
+	ret = seqio_move(ctx, fd, buf, bs, o->size / bs * bs, dir == LMDD_WRITE,
+			 dir == LMDD_WRITE ? "lmdd write" : "lmdd read", LMDD_BEAT_BYTES, &io->done);
 	if (dir == LMDD_WRITE && do_fsync && fsync(fd) && !ret)
 		ret = -errno;
 	io->ns = bm_now_ns() - t0;

@@ -14,6 +14,7 @@
 #include "fsrun.h"
 #include "hosttree.h"
 #include "netlo.h"
+#include "stats.h"
 #include "tap.h"
 #include "testutil.h"
 #include "wl.h"
@@ -28,14 +29,6 @@ static void *opts(const char *args, int want_ok)
 	tap_ok(want_ok ? ret == 0 : ret < 0, "aim7 %s: %s %s", args,
 	       want_ok ? "accepted" : "rejected", err);
 	return o;
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 static void test_options(void)
@@ -106,10 +99,10 @@ static void test_subtests(const char *dir)
 				continue;
 			}
 			err[0] = '\0';
-			t0 = now_s();
+			t0 = bm_now_s();
 			ret = t->fn(&env);
 			tap_ok(ret == 0, "%s (%s) runs once (%.2f ms) %s", t->name, t->src,
-			       (now_s() - t0) * 1e3, err);
+			       (bm_now_s() - t0) * 1e3, err);
 			tap_ok(aim7_test_find(t->name) == t, "%s is found by name", t->name);
 		}
 	TAP_EQ_INT(n, 54, "54 subtests: every one the three workfiles name");
