@@ -76,6 +76,9 @@ int bm_boot_prepare(const struct bm_run_cfg *c, struct bm_kspec *spec, struct bm
 			bm_msg("kernel %s is not available", spec->text);
 		return rc;
 	}
+	rc = bm_boot_method(c->boot_method ? c->boot_method : "auto", &b->k, &b->method);
+	if (rc)
+		return rc;
 	req.k = &b->k;
 	if (bm_path(b->initrd, sizeof(b->initrd), "%s/initrd.img", b->dir) ||
 	    bm_path(b->disk, sizeof(b->disk), "%s/disk.img", b->dir))
@@ -121,7 +124,7 @@ void bm_boot_qemu_cfg(const struct bm_run_cfg *c, const struct bm_boot *b, const
 		      const char *res, struct bm_qemu_cfg *q)
 {
 	*q = (struct bm_qemu_cfg){
-		.vmlinuz = b->k.vmlinuz, .initrd = b->initrd, .append = b->append,
+		.vmlinuz = b->method.image, .initrd = b->initrd, .append = b->append,
 		.console_log = con, .results_log = res, .disk = b->disk,
 		.disk_cache = b->disk_cache, .machine = c->machine, .kvm = b->kvm,
 		.mem_mib = c->mem, .smp = c->smp, .icount = c->icount,
@@ -163,7 +166,8 @@ static int launch(const struct bm_run_cfg *c, struct bm_boot *b)
 		bm_qemu_close_fds(&q);
 		return rc;
 	}
-	bm_msg("booting %s (run %s, %s)", b->label, b->run, b->kvm ? "kvm" : "tcg");
+	bm_msg("booting %s (run %s, %s, %s)", b->label, b->run, b->kvm ? "kvm" : "tcg",
+	       b->method.name);
 	bm_utc_now(b->start, sizeof(b->start));
 	bm_load_start(&b->load);
 	rc = bm_qemu_watch(b->argv.v, &w, &b->w);
