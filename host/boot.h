@@ -31,6 +31,9 @@ int bm_boot_method(const char *want, struct bm_kernel *k, struct bm_method *m);
 /* 1 when k's config has CONFIG_PVH=y, else 0 and why not. */
 int bm_boot_pvh_config(const struct bm_kernel *k, char *why, size_t len);
 
+/* Command-line words every boot adds that remove work not under test. */
+#define BM_BOOT_KARGS "cryptomgr.notests"
+
 struct bm_boot {
 	char label[BM_REL_MAX + 16];  /* OUT/<label>/ */
 	char dir[PATH_MAX];
