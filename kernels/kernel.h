@@ -50,7 +50,7 @@ struct bm_kspec {
 struct bm_kernel {               /* a kernel ready to boot */
 	char release[BM_REL_MAX];
 	char vmlinuz[PATH_MAX];
-	char vmlinux[PATH_MAX];      /* the ELF inside it; "" until bm_vmlinux_get */
+	char vmlinux[PATH_MAX];      /* the ELF inside it when cached; bm_vmlinux_get makes sure */
 	char config[PATH_MAX];       /* "" = no config known */
 	char modroot[PATH_MAX];      /* "" = no modules */
 	int deb;                     /* 1: a Debian package's (linux-image-<release>) */
