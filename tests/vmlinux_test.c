@@ -57,10 +57,14 @@ static size_t make_elf(unsigned char *b, size_t cap, uint32_t note_type)
 	put32(b + 64, 4);   /* PT_NOTE */
 	put64(b + 64 + 8, notes);
 	/* GNU note, 4-byte name, 8-byte descriptor */
-	put32(b + o, 4), put32(b + o + 4, 8), put32(b + o + 8, 3);
+	put32(b + o, 4);
+	put32(b + o + 4, 8);
+	put32(b + o + 8, 3);
 	memcpy(b + o + 12, "GNU", 4);
 	o += 12 + 4 + 8;
-	put32(b + o, 4), put32(b + o + 4, 4), put32(b + o + 8, note_type);
+	put32(b + o, 4);
+	put32(b + o + 4, 4);
+	put32(b + o + 8, note_type);
 	memcpy(b + o + 12, "Xen", 4);
 	put32(b + o + 16, 0x1000000);
 	o += 12 + 4 + 4;
@@ -295,7 +299,9 @@ static void real_kernel(const char *rel, const char *fmt, const char *other)
 int main(void)
 {
 	tap_plan(0);
-	snprintf(tmp, sizeof(tmp), "/tmp/bm-vmlinux-test.XXXXXX");
+	/* mkdtemp's template: six 'X' to replace */
+	snprintf(tmp, sizeof(tmp), "/tmp/bm-vmlinux-test.%6s", "");
+	memset(tmp + strlen(tmp) - 6, 'X', 6);
 	if (!mkdtemp(tmp)) {
 		tap_bail("mkdtemp");
 		return 1;
