@@ -64,11 +64,13 @@ static const struct bm_opt bench_tab[] = {
 
 static void bench_usage(FILE *f)
 {
-	fprintf(f, "usage: bootmark bench-boot --kernel SPEC [--runs N] [--compress LIST]\n"
-		   "                           [--boot-method auto|pvh|bzimage]\n"
-		   "                           [--accel auto|kvm|tcg] [--mem MiB] [--smp N]\n"
-		   "                           [--out DIR]\n\n"
-		   "Times QEMU start to the HELLO record (suite smoke, fs ext4) against the same\n"
+	static const struct bm_usage forms[] = {
+		{ .cmd = "bootmark bench-boot", .lead = "--kernel SPEC", .tab = bench_tab },
+		{ .cmd = NULL },
+	};
+
+	bm_cli_usage(f, forms);
+	fprintf(f, "\nTimes QEMU start to the HELLO record (suite smoke, fs ext4) against the same\n"
 		   "kernel booting a trivial init (bm-trivial-init) on the same QEMU flags, both\n"
 		   "on each boot method the kernel can do (PVH, bzImage): the ratio to the\n"
 		   "fastest trivial boot (target <= %.2fx), PVH against bzImage, and a breakdown\n"

@@ -16,21 +16,8 @@ case $BM in /*) ;; *) BM=$(pwd)/$BM ;; esac
 kernel=${BM_CACHE_KERNEL:-deb:6.1.0-53-amd64}
 rel=${kernel#deb:}
 cases=${*:-fetch2 killed run3}
-pass=0 fail=0
-t_start=$(date +%s)
-
-ok() { pass=$((pass + 1)); echo "ok - $*"; }
-notok() { fail=$((fail + 1)); echo "not ok - $*"; }
-check() { if eval "$2"; then ok "$1"; else notok "$1"; fi; }
-want() { case " $cases " in *" $1 "*) return 0 ;; esac; return 1; }
-finish() {
-	echo "# $(($(date +%s) - t_start)) s"
-	echo "sharedcache: $pass passed, $fail failed"
-	if [ "$fail" -eq 0 ] && [ -z "${BM_KEEP:-}" ]; then rm -rf "$out"; else echo "# kept $out"; fi
-	[ "$fail" -eq 0 ]
-	exit $?
-}
-has() { grep -aq -- "$2" "$1" 2>/dev/null; }
+t_name=sharedcache
+. "$(dirname "$0")/lib.sh"
 entry() { echo "$1/kernels/$rel/boot/vmlinuz-$rel"; }
 
 [ -x "$BM" ] || { echo "not ok - $BM missing (make first)"; exit 1; }
