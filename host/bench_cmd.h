@@ -20,6 +20,7 @@
 /* One image bench-boot boots: the real one, the trivial one, or a recompression. */
 struct image {
 	char name[16];
+	char method[8];   /* pvh or bzimage */
 	char initrd[PATH_MAX];
 	int trivial;      /* its marker is the trivial init's line, not HELLO */
 	int to_mkfs;      /* reads on to the first P mount (the first mkfs) */
@@ -32,6 +33,7 @@ struct image {
 struct bench_opts {
 	char out[PATH_MAX];
 	char accel[8];
+	char boot_method[8];
 	char compress[64];
 	long long runs, mem, smp;
 };
@@ -43,6 +45,7 @@ struct bench {
 	char exe[PATH_MAX], image[PATH_MAX], configs[PATH_MAX], init[PATH_MAX];
 	char modules[1024], out[PATH_MAX];
 	char con[PATH_MAX], res[PATH_MAX], qlog[PATH_MAX];
+	char other_image[PATH_MAX];  /* -kernel of the other method's images */
 	struct bm_suite suite;
 	struct bm_run_cfg c;
 	struct bm_boot b;
@@ -54,7 +57,9 @@ struct bench {
 	char buf[SCAN_MAX];
 };
 
-/* The ratio, its verdict and the breakdown (img[0] bootmark, img[1] trivial). */
+/* The ratio against the fastest floor, its verdict, the methods against
+ * each other and the breakdown (img[0] bootmark, img[1] trivial, both on
+ * the chosen method; img[2], img[3] the same on the other one). */
 void bm_bench_summary(const struct bench *B);
 /* --compress: medians per image, the breakdown and the fastest. */
 void bm_bench_compress_summary(const struct bench *B);

@@ -150,6 +150,8 @@ int bm_bisect_measure(void *arg, int cand, double *value, char *why, size_t whyl
 	rc = bm_boot_one(x->c, &x->specs[cand], b);
 	if (rc)   /* infrastructure: reported by bm_boot_one; bisecting on is pointless */
 		goto out_free_res;
+	if (x->methods)
+		snprintf(x->methods[cand], sizeof(x->methods[cand]), "%s", b->method.name);
 	bm_msg("%s (%s): %s%s%s", b->label, x->specs[cand].text, bm_status_name(b->res.status),
 	       b->res.status_why[0] ? ": " : "", b->res.status_why);
 	/* a bisection weighs boots against each other: say which were disturbed */

@@ -43,6 +43,7 @@ struct bm_bctx {                  /* the measure callback's argument */
 	struct bm_bmetric *m;
 	const char *out;
 	int *boots;                   /* per candidate, for the labels */
+	char (*methods)[8];           /* per candidate: how its last boot booted, or NULL */
 	int boot_mode;
 };
 

@@ -12,11 +12,34 @@
 #include "qemu.h"
 #include "results.h"
 
+/* How a kernel boots (host/bootmethod.c): "pvh" or "bzimage", the file
+ * QEMU's -kernel is given, and why (meta.json boot_method_why). */
+struct bm_method {
+	char name[8];
+	char image[PATH_MAX];
+	char why[PATH_MAX + 64];
+};
+
+extern const char *const bm_boot_method_choices[];
+/*
+ * want: auto (PVH when the config has CONFIG_PVH=y and a vmlinux with a
+ * PVH entry can be had, else the bzImage), pvh (that or an error), bzimage.
+ * Takes the vmlinux out of the bzImage when needed (bm_vmlinux_get).  0;
+ * -EINVAL when pvh cannot be (reported); -errno from the extraction.
+ */
+int bm_boot_method(const char *want, struct bm_kernel *k, struct bm_method *m);
+/* 1 when k's config has CONFIG_PVH=y, else 0 and why not. */
+int bm_boot_pvh_config(const struct bm_kernel *k, char *why, size_t len);
+
+/* Command-line words every boot adds that remove work not under test. */
+#define BM_BOOT_KARGS "cryptomgr.notests"
+
 struct bm_boot {
 	char label[BM_REL_MAX + 16];  /* OUT/<label>/ */
 	char dir[PATH_MAX];
 	const char *spec;
 	struct bm_kernel k;
+	struct bm_method method;      /* what -kernel is, and why */
 	char run[BM_RUN_LEN + 1];
 	char append[1024];
 	char initrd[PATH_MAX];
@@ -52,6 +75,7 @@ struct bm_run_cfg {
 	const char *accel;        /* auto, kvm, tcg */
 	const char *disk_cache;   /* auto, none, writeback, unsafe, directsync */
 	const char *machine;      /* q35, pc */
+	const char *boot_method;  /* auto, pvh, bzimage */
 	const char *modules;      /* boot modules + the profiles' modules */
 	const char *extra_initrd; /* appended to the initrd when not "" */
 	unsigned long long disk_size;
@@ -72,8 +96,8 @@ struct bm_run_cfg {
 int bm_boot_one(const struct bm_run_cfg *c, struct bm_kspec *spec, struct bm_boot *b);
 /*
  * The steps of bm_boot_one before QEMU, for "bench-boot": resolves the
- * kernel, writes b->initrd and b->disk in b->dir (which must exist), sets
- * the run id and the kernel command line.  Returns 0 or -errno (reported).
+ * kernel, chooses its boot method, writes b->initrd and b->disk in b->dir
+ * (which must exist), sets the run id and the kernel command line.  Returns 0 or -errno (reported).
  */
 int bm_boot_prepare(const struct bm_run_cfg *c, struct bm_kspec *spec, struct bm_boot *b);
 /* The QEMU configuration bm_boot_one boots b with (b->kvm must be set). */

@@ -107,6 +107,7 @@ struct bisect {
 	struct bm_bmetric m;
 	struct bm_setup s;
 	struct bm_bisect b;
+	char (*methods)[8];   /* per candidate: bisect.json's boot_method */
 	double seconds, t0;
 };
 
@@ -235,6 +236,7 @@ static void json_cands(struct bm_json *j, const struct bisect *B)
 		bm_json_kstr(j, "spec", B->names[i]);
 		bm_json_kint(j, "step", c->step);
 		bm_json_kint(j, "boots", c->boots);
+		bm_json_kstr(j, "boot_method", B->methods ? B->methods[i] : "");
 		bm_json_key(j, "samples");
 		bm_json_arr_begin(j);
 		for (k = 0; k < c->nv; k++)
@@ -411,11 +413,12 @@ static int run(struct bisect *B)
 		return BM_EXIT_SYSTEM;
 	}
 	x.boots = calloc((size_t)B->n, sizeof(int));
-	if (!x.boots || bm_bisect_init(&B->b, B->n, (int)B->o.repeat, (int)B->o.min_repeat,
-				       (int)B->o.repeat_max, &B->rule, B->o.boot, B->names)) {
-		free(x.boots);
-		return BM_EXIT_SYSTEM;
-	}
+	B->methods = calloc((size_t)B->n, sizeof(*B->methods));
+	x.methods = B->methods;
+	if (!x.boots || !B->methods ||
+	    bm_bisect_init(&B->b, B->n, (int)B->o.repeat, (int)B->o.min_repeat,
+			   (int)B->o.repeat_max, &B->rule, B->o.boot, B->names))
+		goto out_free_boots;
 	B->b.after_step = save_progress;
 	B->b.after_arg = B;
 	if (!B->o.boot) {
@@ -440,8 +443,15 @@ static int run(struct bisect *B)
 		rc = BM_EXIT_SYSTEM;
 	}
 	bm_bisect_free(&B->b);
+	free(B->methods);
+	B->methods = NULL;
 	free(x.boots);
 	return rc;
+out_free_boots:
+	free(B->methods);
+	B->methods = NULL;
+	free(x.boots);
+	return BM_EXIT_SYSTEM;
 }
 
 int bm_cmd_bisect(int argc, char **argv)

@@ -47,7 +47,9 @@ git|git|make check-bisect (git bisect run)
 /usr/lib/python3/dist-packages/pexpect/__init__.py|python3-pexpect|make check-lava (LAVA's monitor on a run)
 /usr/lib/python3/dist-packages/yaml/__init__.py|python3-yaml|make check-lava (jobs read back as YAML)
 /usr/bin/fio|fio|make bench's overhead against fio
-lz4|lz4|make bench's lz4 initrd in the compression sweep
+lz4|lz4|make bench's lz4 initrd in the compression sweep; PVH boots of lz4-compressed bzImages
+lzop|lzop|PVH boots of lzo-compressed bzImages (and that case of make check-unit)
+bzip2|bzip2|PVH boots of bzip2-compressed bzImages (and that case of make check-unit)
 /usr/sbin/bonnie++|bonnie++|make bench's bonnie++ fidelity
 gawk|gawk|make check-bench's run of every awk script under gawk
 mawk|mawk|make check-bench's run of every awk script under mawk

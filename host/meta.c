@@ -144,6 +144,10 @@ static void meta_body(FILE *f, const void *arg)
 	deb_package(&j, &b->k);
 	bm_json_kstr(&j, "vmlinuz", b->k.vmlinuz);
 	bm_json_kstr(&j, "vmlinuz_sha256", b->sha_vmlinuz);
+	/* pvh: QEMU loaded the vmlinux ELF at its PVH entry; bzimage: vmlinuz */
+	bm_json_kstr(&j, "boot_method", b->method.name);
+	bm_json_kstr(&j, "boot_method_why", b->method.why);
+	bm_json_kstr(&j, "kernel_image", b->method.image);
 	bm_json_kstr(&j, "kernel_config", b->k.config);
 	bm_json_kstr(&j, "initrd", b->initrd);
 	bm_json_kstr(&j, "initrd_sha256", b->sha_initrd);

@@ -113,6 +113,8 @@ int bm_setup_load(struct bm_setup *s, const struct bm_boot_opts *o, const char *
 		bm_msg("cannot read %s (--extra-initrd): %s", o->extra_initrd, strerror(errno));
 		return -EINVAL;
 	}
+	snprintf(s->boot_method, sizeof(s->boot_method), "%s",
+		 o->boot_method[0] ? o->boot_method : "auto");
 	rc = set_paths(s, o);
 	if (rc)
 		return rc;
@@ -147,6 +149,13 @@ int bm_setup_kernel(const struct bm_setup *s, struct bm_kspec *spec, struct bm_k
 		if (rc == -ENOENT)
 			bm_msg("kernel %s is not available", spec->text);
 		return rc == -ENOENT ? -EINVAL : rc;
+	}
+	if (s->boot_method[0]) {
+		struct bm_method m;
+
+		rc = bm_boot_method(s->boot_method, k, &m);
+		if (rc)
+			return rc;
 	}
 	/* everything built in (a local build without modules): nothing to find */
 	if (!k->modroot[0])
@@ -210,7 +219,7 @@ void bm_setup_run_cfg(const struct bm_setup *s, const struct bm_boot_opts *o, co
 	*c = (struct bm_run_cfg){
 		.out = out, .suite = suite, .fs = fs, .tools = s->exe, .configs = s->configs,
 		.image = s->image, .accel = o->accel, .disk_cache = o->disk_cache,
-		.machine = o->machine, .modules = s->modules,
+		.machine = o->machine, .boot_method = s->boot_method, .modules = s->modules,
 		.disk_size = s->suite.disk_size, .mem = (int)o->mem, .smp = (int)o->smp,
 		.silence = (int)o->silence, .timeout = (int)o->timeout,
 		.keep_disk = o->keep_disk, .icount = (int)o->icount,

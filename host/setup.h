@@ -25,6 +25,7 @@ struct bm_boot_opts {
 	char image[PATH_MAX];
 	char disk_cache[16];
 	char machine[8];
+	char boot_method[8];
 	long long mem, smp, silence, timeout, icount;
 	int keep_disk;
 	int fail_on_warning;
@@ -57,6 +58,11 @@ extern const char *const bm_machine_choices[];
 	BM_BOOT_OPT_STR("disk-cache", T, m, disk_cache, "auto", bm_cache_choices, \
 			"QEMU cache= of the test disk; auto: none if O_DIRECT works, else writeback"), \
 	BM_BOOT_OPT_STR("machine", T, m, machine, "q35", bm_machine_choices, "QEMU machine type"), \
+	BM_BOOT_OPT_STR("boot-method", T, m, boot_method, "auto", bm_boot_method_choices, \
+			"pvh: QEMU loads the uncompressed vmlinux at its PVH entry (no " \
+			"decompression under emulation); bzimage: the bzImage through the " \
+			"firmware; auto: pvh when the kernel has CONFIG_PVH=y and its vmlinux " \
+			"can be had"), \
 	BM_BOOT_OPT_INT("icount", T, m, icount, "-1", -1, 10, \
 			"TCG virtual time: the guest clock ticks 2^N ns per instruction, " \
 			"so host load does not show in timings; implies --smp 1; -1 = off"), \
@@ -74,6 +80,7 @@ extern const char *const bm_machine_choices[];
 struct bm_setup {
 	char exe[PATH_MAX], image[PATH_MAX], configs[PATH_MAX], modules[1024];
 	char boot_modules[1024];          /* bootmark.conf's modules + image_modules */
+	char boot_method[8];              /* --boot-method */
 	struct bm_fsprof prof[BM_SETUP_FS_MAX];
 	unsigned nprof;
 	struct bm_suite suite;
@@ -89,8 +96,9 @@ int bm_setup_load(struct bm_setup *s, const struct bm_boot_opts *o, const char *
 		  const char *fs);
 /*
  * The kernel of spec ready to boot: resolved (a Debian one fetched into the
- * cache when missing) and every module the boot and the profiles need found
- * in its module tree.  0; -EINVAL bad input (a module the kernel lacks: the
+ * cache when missing), its boot method possible (--boot-method pvh needs
+ * CONFIG_PVH=y; the vmlinux is taken out here, before OUT exists) and every
+ * module the boot and the profiles need found in its module tree.  0; -EINVAL bad input (a module the kernel lacks: the
  * message names module, profile and kernel); -errno a system error (fetch).
  */
 int bm_setup_kernel(const struct bm_setup *s, struct bm_kspec *spec, struct bm_kernel *k);

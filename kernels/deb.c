@@ -2,9 +2,10 @@
 /*
  * Debian kernels: apt-get download linux-image-<release>=<version> through
  * bootmark's apt (kernels/debapt.c), dpkg-deb -x, keep vmlinuz, config and
- * modules, depmod (the package ships no modules.dep), write which version and
- * archive it was, then rename the finished tree into the cache: a cache entry
- * either is complete or does not exist.
+ * modules, depmod (the package ships no modules.dep), take the vmlinux out of
+ * vmlinuz for PVH boots (kernels/vmlinux.c), write which version and archive it
+ * was, then rename the finished tree into the cache: a cache entry either is
+ * complete or does not exist.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -87,6 +88,9 @@ int bm_deb_cached(const char *release, struct bm_kernel *out)
 		return -ENOENT;
 	if (!bm_is_file(out->config))
 		out->config[0] = '\0';
+	if (bm_path(out->vmlinux, sizeof(out->vmlinux), "%s/%s/boot/vmlinux-%s", dir, release,
+		    release) || !bm_is_file(out->vmlinux))
+		out->vmlinux[0] = '\0';
 	out->deb = 1;
 	read_package(out);
 	return 0;
@@ -203,6 +207,19 @@ static int download(const struct bm_debpkg *p, char *deb, size_t len, char *dldi
 	return rc;
 }
 
+/* Not fatal: without it the kernel boots as a bzImage (and the next boot
+ * that wants PVH tries again, under the entry's lock). */
+static void keep_vmlinux(const char *keep, const char *rel)
+{
+	char z[PATH_MAX], x[PATH_MAX];
+
+	if (bm_path(z, sizeof(z), "%s/boot/vmlinuz-%s", keep, rel) ||
+	    bm_path(x, sizeof(x), "%s/boot/vmlinux-%s", keep, rel))
+		return;
+	if (bm_vmlinux_extract(z, x))
+		bm_msg("kernel %s: no vmlinux for a direct (PVH) boot; it boots as a bzImage", rel);
+}
+
 static int download_extract(const char *tmp, const struct bm_debpkg *p)
 {
 	const char *rel = p->release;
@@ -224,6 +241,8 @@ static int download_extract(const char *tmp, const struct bm_debpkg *p)
 	rc = keep_files(x, keep, rel);
 	if (!rc)
 		rc = bm_run_ok(dm, NULL, -1);
+	if (!rc)
+		keep_vmlinux(keep, rel);
 	if (!rc)
 		rc = write_package(keep, p);
 out_rm_dldir:

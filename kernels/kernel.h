@@ -13,10 +13,12 @@
  *
  * Cache layout ($BOOTMARK_CACHE, $XDG_CACHE_HOME/bootmark, ~/.cache/bootmark):
  *   kernels/<release>/boot/{vmlinuz,config}-<release>
+ *   kernels/<release>/boot/vmlinux-<release>   the ELF inside vmlinuz (PVH boot)
  *   kernels/<release>/lib/modules/<release>/   (depmod has been run)
  *   kernels/<release>/package   "version V" and "archive SUITE" lines
  *   apt/   bootmark's own apt configuration: sources, lists, cache
  *   initrd/<release>-<set>.cpio.<xz|zst|gz>    module archives
+ *   vmlinux/<sha256 of a local bzImage>        its ELF, when the build has none
  */
 #ifndef BM_KERNEL_H
 #define BM_KERNEL_H
@@ -48,6 +50,7 @@ struct bm_kspec {
 struct bm_kernel {               /* a kernel ready to boot */
 	char release[BM_REL_MAX];
 	char vmlinuz[PATH_MAX];
+	char vmlinux[PATH_MAX];      /* the ELF inside it when cached; bm_vmlinux_get makes sure */
 	char config[PATH_MAX];       /* "" = no config known */
 	char modroot[PATH_MAX];      /* "" = no modules */
 	int deb;                     /* 1: a Debian package's (linux-image-<release>) */
@@ -141,5 +144,46 @@ int bm_kernel_resolve(struct bm_kspec *k, int fetch, struct bm_kernel *out);
 int bm_kernel_list(FILE *f);
 /* Returns 1 when the config has "<sym>=y", 0 when not, -errno when unreadable. */
 int bm_kconfig_has(const char *config, const char *sym);
+
+/*
+ * The uncompressed kernel, for QEMU's direct (PVH) boot (kernels/vmlinux.c).
+ * bm_bzimage_payload finds the payload of a bzImage in buf: offset and
+ * length in the file, its format ("xz", "zstd", "gzip", "lz4", "bzip2",
+ * "lzma", "lzo") and the uncompressed size in its last 4 bytes.  0,
+ * -ENOEXEC not a bzImage, -ENOTSUP protocol < 2.08, -EBADMSG fields outside
+ * the file, -EPROTONOSUPPORT an unknown format (off and len are set).
+ */
+struct bm_payload {
+	size_t off, len;
+	const char *format;
+	unsigned size;
+};
+int bm_bzimage_payload(const unsigned char *buf, size_t len, struct bm_payload *p);
+const char *bm_payload_format(const unsigned char *p, size_t n);
+/* 1: an x86-64 ELF with a PVH entry (a "Xen" note of type 18), 0: an ELF
+ * without one, -ENOEXEC: no such ELF, -EBADMSG: its headers are cut. */
+int bm_elf_pvh(const unsigned char *buf, size_t len);
+/* bm_elf_pvh of a file, mapped. */
+int bm_vmlinux_check(const char *path);
+/* A whole file mapped read-only. */
+struct bm_map {
+	unsigned char *p;
+	size_t len;
+};
+int bm_map_file(const char *path, struct bm_map *m);
+void bm_unmap_file(struct bm_map *m);
+/* Decompresses the payload of bzimage with Debian's program for its
+ * format (execve, no shell) into out, written under a temporary name and
+ * renamed into place once it is an ELF of the size the bzImage names.
+ * Messages name the problem (a missing program with its package). */
+int bm_vmlinux_extract(const char *bzimage, const char *out);
+/* 1 when vmlinux holds the banner of bzimage's version string (release,
+ * build number and date): the same build.  0 not, -errno unreadable. */
+int bm_vmlinux_same_build(const char *vmlinux, const char *bzimage);
+/* Fills k->vmlinux (kernels/vmlinux_find.c): a Debian kernel's beside its
+ * vmlinuz, taken out on first use under the entry's lock when an older
+ * fetch did not; a local build's own vmlinux of the same build, else one
+ * taken out into the cache.  0, or -errno (reported; k->vmlinux ""). */
+int bm_vmlinux_get(struct bm_kernel *k);
 
 #endif

@@ -1,16 +1,20 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # make bench, boot part: QEMU start to the HELLO record against the same kernel
-# booting a trivial init (target: ratio <= 1.10, medians over BENCH_BOOT_RUNS
-# alternating boots), where the time goes (both images, from the guest's own
-# clock: `bootmark bench-boot`, docs/bench.md), and the initrd compression
-# measured: the same initrd contents compressed each way the kernel can
-# unpack, booted BENCH_BOOT_COMPRESS_RUNS times each, the fastest named.
+# booting a trivial init on each boot method (PVH and bzImage; target: ratio to
+# the fastest of those floors <= 1.10, medians over BENCH_BOOT_RUNS alternating
+# boots), the bootmark image booted by PVH against the bzImage (targets per
+# kernel, BENCH_BOOT_PVH_TARGETS), where the time goes (every image, from the
+# guest's own clock: `bootmark bench-boot`, docs/bench.md), and the initrd
+# compression measured: the same initrd contents compressed each way the kernel
+# can unpack, booted BENCH_BOOT_COMPRESS_RUNS times each, the fastest named.
 #
 # Knobs: BENCH_KERNELS; BENCH_BOOT_RUNS (7); BENCH_BOOT_COMPRESS (zstd,xz,lz4,
 # gzip,none; "" skips the sweep), BENCH_BOOT_COMPRESS_RUNS (3),
 # BENCH_BOOT_COMPRESS_KERNEL (the first of BENCH_KERNELS); BENCH_BOOT_ACCEL
-# (tcg: what the figures are about, and a KVM probe boot would cost time).
+# (tcg: what the figures are about, and a KVM probe boot would cost time);
+# BENCH_BOOT_METHOD (auto: PVH where the kernel can); BENCH_BOOT_PVH_TARGETS
+# ("6.1.0-53:0.55 6.12.117:0.80": time to HELLO by PVH over the bzImage's).
 # BM is the host CLI; bench-boot takes the runner image, bm-trivial-init and
 # bm-mkinitramfs from its folder (make O=... all O/bm-trivial-init).
 # Exit 0, or 1 when something could not be measured (FIG ... n/a).
@@ -24,6 +28,8 @@ COMP=${BENCH_BOOT_COMPRESS-zstd,xz,lz4,gzip,none}
 CRUNS=${BENCH_BOOT_COMPRESS_RUNS:-3}
 CKERNEL=${BENCH_BOOT_COMPRESS_KERNEL:-${KERNELS%% *}}
 ACCEL=${BENCH_BOOT_ACCEL:-tcg}
+METHOD=${BENCH_BOOT_METHOD:-auto}
+PVH_TARGETS=${BENCH_BOOT_PVH_TARGETS:-"6.1.0-53:0.55 6.12.117:0.80"}
 TARGET=1.10
 
 if [ -n "$COMP" ] && ! command -v lz4 > /dev/null; then
@@ -54,8 +60,9 @@ short() {
 for k in $KERNELS; do
 	rel=$(short "$k")
 	log=$tmp/ratio.log
-	echo "bench_boot: $BM bench-boot --kernel $k --runs $RUNS --accel $ACCEL"
-	if ! "$BM" bench-boot --kernel "$k" --runs "$RUNS" --accel "$ACCEL" > "$log" 2>&1; then
+	echo "bench_boot: $BM bench-boot --kernel $k --runs $RUNS --accel $ACCEL --boot-method $METHOD"
+	if ! "$BM" bench-boot --kernel "$k" --runs "$RUNS" --accel "$ACCEL" --boot-method "$METHOD" \
+		> "$log" 2>&1; then
 		cat "$log"
 		fig boot "$rel ratio to trivial init" "bench-boot failed" "<= $TARGET" n/a
 		broken=1
@@ -68,9 +75,36 @@ for k in $KERNELS; do
 		broken=1
 		continue
 	fi
-	fig boot "$rel ratio to trivial init" "${ratio}x" "<= $TARGET" "$(verdict "$ratio" "<=" "$TARGET")"
-	fig boot "$rel to HELLO / trivial line" \
-		"$(bb "$log" phase wall 1) s / $(bb "$log" phase wall 2) s" - -
+	floor=$(awk -F'|' '$1 == "BB1" && $2 == "floor" { print $3 " (" $4 ")" }' "$log")
+	fig boot "$rel ratio to the fastest trivial init" "${ratio}x ($floor)" "<= $TARGET" \
+		"$(verdict "$ratio" "<=" "$TARGET")"
+	# every image: bootmark and trivial on each method
+	awk -F'|' '$1 == "BB1" && $2 == "image" { print $3, $4, $5 }' "$log" |
+	while read -r name method wall; do
+		fig boot "$rel $name ($method) to its marker" "$wall s" - -
+	done
+	pb=$(awk -F'|' '$1 == "BB1" && $2 == "pvh-bzimage" { print $3 }' "$log")
+	pt=-
+	for t in $PVH_TARGETS; do
+		[ "${t%%:*}" = "$rel" ] && pt="<= ${t#*:}"
+	done
+	if [ -n "$pb" ]; then
+		fig boot "$rel to HELLO, PVH / bzImage" "${pb}x" "$pt" \
+			"$(if [ "$pt" = - ]; then echo -; else verdict "$pb" "<=" "${pt#<= }"; fi)"
+	else
+		fig boot "$rel to HELLO, PVH / bzImage" "no PVH boot" "$pt" "$( [ "$pt" = - ] && echo - || echo n/a)"
+	fi
+	for p in qemu-firmware decompression kernel-startup initramfs-unpack runner; do
+		case $p in
+		qemu-firmware) name="split: QEMU + firmware + loading" ;;
+		decompression) name="split: bzImage decompression" ;;
+		kernel-startup) name="split: kernel start-up (floor)" ;;
+		initramfs-unpack) name="split: initramfs unpack" ;;
+		runner) name="split: runner (/init to HELLO)" ;;
+		esac
+		fig boot "$rel $name" \
+			"$(secs "$(awk -F'|' -v p="$p" '$1 == "BB1" && $2 == "split" && $3 == p { print $4 }' "$log")")" - -
+	done
 	for p in firmware kernel unpack runner setup modules disk hello mkfs clock-rate; do
 		case $p in
 		firmware) name="firmware+loader (bootmark / trivial)" ;;
@@ -98,9 +132,9 @@ done
 
 if [ -n "$COMP" ]; then
 	log=$tmp/compress.log
-	echo "bench_boot: $BM bench-boot --kernel $CKERNEL --runs $CRUNS --compress $COMP --accel $ACCEL"
+	echo "bench_boot: $BM bench-boot --kernel $CKERNEL --runs $CRUNS --compress $COMP --accel $ACCEL --boot-method $METHOD"
 	if "$BM" bench-boot --kernel "$CKERNEL" --runs "$CRUNS" --compress "$COMP" \
-		--accel "$ACCEL" > "$log" 2>&1; then
+		--accel "$ACCEL" --boot-method "$METHOD" > "$log" 2>&1; then
 		cat "$log"
 		rel=$(short "$CKERNEL")
 		for c in $(echo "$COMP" | tr ',' ' '); do

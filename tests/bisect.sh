@@ -75,6 +75,11 @@ check "candidate 6 (panics) is skipped after one boot or never tested ($v6)" \
 check "the good end holds $repeat samples or more" \
 	"[ \$(json $j 'len(d[\"candidates\"][0][\"samples\"])') -ge $repeat ]"
 check "the table names the first bad candidate" "grep -q '^first bad candidate: 5 ' $out/list.log"
+m1=$(find "$out"/list/c01.b* -name meta.json 2>/dev/null | head -n 1)
+check "the boots are PVH boots (auto, CONFIG_PVH=y): c01's meta.json boot_method" \
+	"[ -n '$m1' ] && [ \"\$(json $m1 'd[\"boot_method\"]')\" = pvh ]"
+check "bisect.json says so: candidate 1's boot_method is pvh" \
+	"[ \"\$(json $j 'd[\"candidates\"][0][\"boot_method\"]')\" = pvh ]"
 
 # 1b: a boot regression over a list: --boot, one boot decides
 printf '%s\n' "$good" "$good quiet" "$kernel rdinit=/nonexistent" "$kernel rdinit=/nonexistent quiet" \

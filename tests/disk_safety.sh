@@ -49,6 +49,11 @@ meta=$(find "$out/run" -name meta.json | head -n 1)
 [ -n "$meta" ] || { notok "meta.json written"; finish; }
 json() { sed -n "s/^  \"$1\": \"\\(.*\\)\",\$/\\1/p" "$meta"; }
 vmlinuz=$(json vmlinuz)
+# The boots below boot what the run booted (meta.json kernel_image: the vmlinux by PVH
+# under the default --boot-method auto), on the run's command line.
+kimage=$(json kernel_image)
+[ -n "$kimage" ] || kimage=$vmlinuz
+echo "# booting $(json boot_method): $kimage"
 append=$(json append | sed 's/ bootmark\.disk_serial=[^ ]*//; s/ bootmark\.suite=[^ ]*//;
 	s/ bootmark\.finish=[^ ]*//')
 append="$append bootmark.suite=dsk"
@@ -97,7 +102,7 @@ boot() {
 	# shellcheck disable=SC2086 # word lists on purpose
 	timeout -k 5 "$tmo" qemu-system-x86_64 -nodefaults -no-user-config -nographic $noreboot \
 		-machine q35 $bios -m 1024 -smp 2 -accel tcg -cpu max \
-		-kernel "$vmlinuz" -initrd "$initrd" -append "$append $3" \
+		-kernel "$kimage" -initrd "$initrd" -append "$append $3" \
 		-chardev "file,id=con,path=$dir/console.log" -serial chardev:con \
 		-chardev "file,id=res,path=$dir/results.log" -serial chardev:res \
 		$2 >"$dir/qemu.log" 2>&1

@@ -2,6 +2,9 @@
 # End-to-end: boot real Debian kernels in QEMU, run the smoke suite on ext4 and xfs,
 # check every record of every run (tests/e2e_check.c), and check the export.
 # Both kernel generations: 6.1 ships plain .ko modules, 6.12 ships .ko.xz.
+# Both boot by the default --boot-method auto, i.e. PVH (their configs have
+# CONFIG_PVH=y); then a copy of the 6.1 bzImage whose config lacks CONFIG_PVH
+# boots as a bzImage (auto's fallback), and --boot-method pvh refuses it.
 # Exit: 0 pass, 1 fail, 77 skip (no QEMU, or the kernels cannot be fetched).
 set -u
 kernels=${BM_E2E_KERNELS:-"deb:6.1.0-53-amd64 deb:6.12.117+deb12-amd64"}
@@ -51,6 +54,50 @@ for k in $kernels; do
 		notok "$rel: every record checks"
 	fi
 done
+
+# meta.json says which method booted
+meta() { python3 -c "import json,sys; print(json.load(open(sys.argv[1])).get(sys.argv[2]))" "$1" "$2"; }
+for k in $kernels; do
+	rel=${k#deb:}
+	m=$(find "$out/run" -name meta.json -path "*$rel*" | head -n 1)
+	bm=$( [ -n "$m" ] && meta "$m" boot_method)
+	[ "$bm" = pvh ] && ok "$rel: booted by PVH (meta.json boot_method)" ||
+		notok "$rel: booted by PVH (meta.json boot_method is '$bm')"
+done
+
+# A kernel without CONFIG_PVH: the 6.1 bzImage as a local build, its config
+# without the option; auto boots the bzImage and says why, pvh is refused.  The
+# short bisect suite (three dd tests) is enough to take the boot to its records.
+k1=${kernels%% *}
+rel1=${k1#deb:}
+kdir=${BOOTMARK_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/bootmark}/kernels/$rel1
+mkdir -p "$out/nopvh"
+cp "$kdir/boot/vmlinuz-$rel1" "$out/nopvh/vmlinuz-$rel1"
+grep -v '^CONFIG_PVH=' "$kdir/boot/config-$rel1" > "$out/nopvh/config-$rel1"
+local="local:$out/nopvh/vmlinuz-$rel1:$kdir"
+$bin run --kernel "$local" --boot-method pvh --suite bisect --fs ext4 --out "$out/nopvh-run-pvh" \
+	>"$out/nopvh-pvh.log" 2>&1
+rc=$?
+[ $rc -eq 100 ] && grep -q 'CONFIG_PVH' "$out/nopvh-pvh.log" && [ ! -e "$out/nopvh-run-pvh" ] &&
+	ok "--boot-method pvh on a kernel without CONFIG_PVH: exit 100, nothing created" ||
+	{ cat "$out/nopvh-pvh.log"; notok "--boot-method pvh without CONFIG_PVH (exit $rc)"; }
+$bin run --kernel "$local" --suite bisect --fs ext4 --out "$out/nopvh-run"
+rc=$?
+[ $rc -eq 0 ] && ok "a kernel without CONFIG_PVH boots (auto)" || notok "a kernel without CONFIG_PVH boots (got $rc)"
+m=$(find "$out/nopvh-run" -name meta.json | head -n 1)
+if [ -n "$m" ] && [ "$(meta "$m" boot_method)" = bzimage ] &&
+   meta "$m" boot_method_why | grep -q 'no CONFIG_PVH=y'; then
+	ok "auto fell back to the bzImage and says why"
+else
+	notok "auto fell back to the bzImage and says why ($( [ -n "$m" ] && meta "$m" boot_method_why))"
+fi
+log=$(find "$out/nopvh-run" -name results.log | head -n 1)
+if [ -n "$log" ] && $check "$log" configs bisect ext4 "$rel1" >"$out/check-nopvh.tap"; then
+	ok "bzImage boot: every record checks ($(grep -c '^ok' "$out/check-nopvh.tap") checks)"
+else
+	[ -n "$log" ] && grep '^not ok' "$out/check-nopvh.tap" | sed 's/^/#   /'
+	notok "bzImage boot: every record checks"
+fi
 
 # export: one row per measured value, for both kernels and both filesystems
 if $bin export --format json "$out/run" >"$out/export.json" &&
