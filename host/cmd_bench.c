@@ -28,6 +28,7 @@
 #include "profile.h"
 #include "proto.h"
 #include "outdir.h"
+#include "stats.h"
 #include "util.h"
 
 #define POLL_US       5000
@@ -82,14 +83,6 @@ static void bench_usage(FILE *f)
 		   "100 bad input, 111 system error.\n\n"
 		   "options (--name VALUE or --name=VALUE):\n", TARGET_RATIO);
 	bm_cli_help(f, bench_tab);
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 /* Each compressor at most once: the images are named by it (and MAX_IMAGES). */
@@ -479,17 +472,17 @@ static int time_boot(struct bench *B, struct image *im, int run)
 	log_fd = bm_out_open(B->qlog, O_WRONLY | O_CLOEXEC, 0644);
 	if (log_fd < 0)
 		return log_fd;
-	t0 = now_s();
+	t0 = bm_now_s();
 	rc = bm_proc_start(im->argv.v, log_fd, &pid);
 	close(log_fd);
 	if (rc)
 		return rc;
-	while (!done && !exited && now_s() - t0 < RUN_TIMEOUT_S) {
+	while (!done && !exited && bm_now_s() - t0 < RUN_TIMEOUT_S) {
 		usleep(POLL_US);
 		exited = waitpid(pid, &status, WNOHANG) == pid;
 		/* after an exit, one last look: the trivial init powers off at once */
 		if (read_new(B, &fd, &len) &&
-		    scan(B, im, bb, &pos, len, now_s() - t0, &mkfs_t, &seen, &done))
+		    scan(B, im, bb, &pos, len, bm_now_s() - t0, &mkfs_t, &seen, &done))
 			im->t[run] = bb->v[BM_BB_WALL];
 	}
 	if (!exited)
@@ -502,7 +495,7 @@ static int time_boot(struct bench *B, struct image *im, int run)
 		return -EBADMSG;
 	}
 	if (!seen)
-		im->t[run] = now_s() - t0;
+		im->t[run] = bm_now_s() - t0;
 	if (done)
 		return 0;
 	boot_failed(im, exited, status, seen);
