@@ -57,6 +57,9 @@ xmllint|libxml2-utils|make check-verdicts' validation of JUnit and the HTML repo
 mdadm|mdadm|make check-disk's md RAID decoys (0.90 and 1.0 superblocks)
 cryptsetup|cryptsetup-bin|make check-disk's LUKS2 decoy
 mkfs.f2fs|f2fs-tools|make check-disk's f2fs decoy
+mkfs.jfs|jfsutils|make check-unit's disk-signature test on a real jfs (runner_disksig_test)
+mkfs.reiserfs|reiserfsprogs|make check-unit's disk-signature test on a real reiserfs (runner_disksig_test)
+mkfs.fat|dosfstools|make check-unit's disk-signature test on a real FAT (runner_disksig_test)
 make-bcache|bcache-tools|make check-disk's bcache decoy"
 
 # "Debian GNU/Linux 13 (trixie)"
