@@ -46,6 +46,7 @@ git|git|make check-bisect (git bisect run)
 /usr/lib/python3/dist-packages/lava_common/schemas/__init__.py|lava-common|make check-lava (jobs checked against LAVA's schema, LAVA's monitor on a run)
 /usr/lib/python3/dist-packages/pexpect/__init__.py|python3-pexpect|make check-lava (LAVA's monitor on a run)
 /usr/lib/python3/dist-packages/yaml/__init__.py|python3-yaml|make check-lava (jobs read back as YAML)
+lava-run|lava-dispatcher|make check-lava's run of a job by LAVA's own dispatcher (lava-run on a QEMU device)
 /usr/lib/python3/dist-packages/jsonschema/__init__.py|python3-jsonschema|make check-e2e's second check of the KCIDB document (jsonschema's Draft 7 validator)
 /usr/bin/fio|fio|make bench's overhead against fio
 lz4|lz4|make bench's lz4 initrd in the compression sweep
