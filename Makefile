@@ -206,7 +206,8 @@ check-bisect: all
 check-pxe: all
 	$(Q)BM=$(O)/bootmark $(STEP) pxe sh tests/pxe.sh
 
-# bootmark lava: jobs against Debian's lava-common schema, LAVA's monitor on a QEMU run
+# bootmark lava: jobs against Debian's lava-common schema, LAVA's monitor on a QEMU run,
+# and lava-run (LAVA's dispatcher) running a job on a QEMU device
 check-lava: all
 	$(Q)BM=$(O)/bootmark $(STEP) lava sh tests/lava.sh
 

@@ -15,13 +15,14 @@ struct compare_opts {
 	char color[8];
 };
 
-static const char *const formats[] = { "text", "markdown", "csv", "json", NULL };
+static const char *const formats[] = { "text", "markdown", "csv", "json", "mmtests", NULL };
 static const char *const colors[] = { "auto", "always", "never", NULL };
 
 static const struct bm_opt compare_tab[] = {
 	{ .name = "format", .type = BM_OPT_STR, .off = offsetof(struct compare_opts, format),
 	  .len = 12, .def = "text", .choices = formats,
-	  .help = "text (seed-style blocks), markdown, csv or json (tidy rows)" },
+	  .help = "text (seed-style blocks), markdown, csv or json (tidy rows), mmtests (the kernels as "
+		  "columns, as mmtests' compare-kernels)" },
 	BM_CMP_RULE_OPTS(struct compare_opts, rules),
 	{ .name = "color", .type = BM_OPT_STR, .off = offsetof(struct compare_opts, color),
 	  .len = 8, .def = "auto", .choices = colors,
@@ -59,7 +60,8 @@ static int parse_opts(const struct compare_opts *o, struct bm_compare_opts *co)
 {
 	co->fmt = !strcmp(o->format, "markdown") ? BM_CMP_MARKDOWN :
 		  !strcmp(o->format, "csv") ? BM_CMP_CSV :
-		  !strcmp(o->format, "json") ? BM_CMP_JSON : BM_CMP_TEXT;
+		  !strcmp(o->format, "json") ? BM_CMP_JSON :
+		  !strcmp(o->format, "mmtests") ? BM_CMP_MMTESTS : BM_CMP_TEXT;
 	if (bm_cmp_parse_rules(&o->rules, &co->rules))
 		return -EINVAL;
 	co->color = !strcmp(o->color, "always") ||

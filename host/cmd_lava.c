@@ -14,7 +14,7 @@
 #define S(field) .type = BM_OPT_STR, .off = offsetof(struct bm_lava_opts, field), \
 	.len = sizeof(((struct bm_lava_opts *)0)->field)
 
-static const char *const boot_methods[] = { "ipxe", "grub", "grub-efi", NULL };
+static const char *const boot_methods[] = { "ipxe", "grub", "grub-efi", "qemu", NULL };
 
 static const struct bm_opt lava_tab[] = {
 	{ .name = "kernel-url", S(kernel_url), .help = "URL of the kernel (bzImage), required" },
@@ -36,7 +36,8 @@ static const struct bm_opt lava_tab[] = {
 	{ .name = "console", S(console), .def = "ttyS0,115200n8",
 	  .help = "the box's serial console; records go there (\"\" = the device type's)" },
 	{ .name = "boot-method", S(boot_method), .def = "ipxe", .choices = boot_methods,
-	  .help = "LAVA boot method" },
+	  .help = "LAVA boot method; qemu: a QEMU device type (deploy to tmpfs, the command "
+		  "line in -append, --commands unused; docs/lava.md)" },
 	{ .name = "commands", S(commands), .def = "ramdisk",
 	  .help = "the device type's boot commands for a kernel and a ramdisk" },
 	{ .name = "append", S(append), .help = "more kernel command line words" },

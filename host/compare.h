@@ -17,7 +17,7 @@
 #include "opts.h"
 #include "results.h"
 
-enum bm_cmp_fmt { BM_CMP_TEXT, BM_CMP_MARKDOWN, BM_CMP_CSV, BM_CMP_JSON };
+enum bm_cmp_fmt { BM_CMP_TEXT, BM_CMP_MARKDOWN, BM_CMP_CSV, BM_CMP_JSON, BM_CMP_MMTESTS };
 
 /*
  * When a row is a change (docs/results.md, "Comparing kernels"): its
@@ -141,6 +141,8 @@ int bm_cmp_boot_missing(const struct bm_cmp_boot *b);
 const char *bm_cmp_boot_note(const struct bm_cmp_boot *b);
 
 void bm_cmp_print(FILE *f, const struct bm_cmp *c, const struct bm_compare_opts *o);
+/* host/compare_mmtests.c: the rows as mmtests' compare-kernels lays them out. */
+void bm_cmp_print_mmtests(FILE *f, const struct bm_cmp *c);
 /* A value as the compare tables show it ("-" for NAN); returns buf. */
 const char *bm_cmp_num(char *buf, size_t len, double v);
 /* A p- or q-value as the tables show it ("-" for NAN); returns buf. */

@@ -297,6 +297,10 @@ void bm_cmp_print(FILE *f, const struct bm_cmp *c, const struct bm_compare_opts 
 	case BM_CMP_JSON:
 		json(f, c);
 		break;
+	case BM_CMP_MMTESTS:
+		bm_cmp_print_mmtests(f, c);
+		print_missing(f, c, "missing: ");
+		break;
 	default:
 		human(f, c, o);
 	}

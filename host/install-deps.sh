@@ -46,6 +46,8 @@ git|git|make check-bisect (git bisect run)
 /usr/lib/python3/dist-packages/lava_common/schemas/__init__.py|lava-common|make check-lava (jobs checked against LAVA's schema, LAVA's monitor on a run)
 /usr/lib/python3/dist-packages/pexpect/__init__.py|python3-pexpect|make check-lava (LAVA's monitor on a run)
 /usr/lib/python3/dist-packages/yaml/__init__.py|python3-yaml|make check-lava (jobs read back as YAML)
+lava-run|lava-dispatcher|make check-lava's run of a job by LAVA's own dispatcher (lava-run on a QEMU device)
+/usr/lib/python3/dist-packages/jsonschema/__init__.py|python3-jsonschema|make check-e2e's second check of the KCIDB document (jsonschema's Draft 7 validator)
 /usr/bin/fio|fio|make bench's overhead against fio
 lz4|lz4|make bench's lz4 initrd in the compression sweep; PVH boots of lz4-compressed bzImages
 lzop|lzop|PVH boots of lzo-compressed bzImages (and that case of make check-unit)
@@ -58,6 +60,9 @@ xmllint|libxml2-utils|make check-verdicts' validation of JUnit and the HTML repo
 mdadm|mdadm|make check-disk's md RAID decoys (0.90 and 1.0 superblocks)
 cryptsetup|cryptsetup-bin|make check-disk's LUKS2 decoy
 mkfs.f2fs|f2fs-tools|make check-disk's f2fs decoy
+mkfs.jfs|jfsutils|make check-unit's disk-signature test on a real jfs (runner_disksig_test)
+mkfs.reiserfs|reiserfsprogs|make check-unit's disk-signature test on a real reiserfs (runner_disksig_test)
+mkfs.fat|dosfstools|make check-unit's disk-signature test on a real FAT (runner_disksig_test)
 make-bcache|bcache-tools|make check-disk's bcache decoy"
 
 # "Debian GNU/Linux 13 (trixie)"

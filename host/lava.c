@@ -191,6 +191,10 @@ int bm_lava_check(const struct bm_lava_opts *o, char *err, size_t errlen)
 	if ((rc = check_disk(o, err, errlen)) || (rc = check_console(o->console, err, errlen)) ||
 	    (rc = check_choices(o, err, errlen)) || (rc = check_append(o->append, err, errlen)))
 		return rc;
+	/* with no console= the kernel writes to tty0, which a QEMU device has not */
+	if (!strcmp(o->boot_method, "qemu") && !o->console[0])
+		return fail(err, errlen, "--console \"\" with --boot-method qemu: the records "
+			    "need the serial console QEMU shows LAVA (ttyS0,115200n8)");
 	if (o->timeout && o->timeout < MIN_JOB_MIN)
 		return fail(err, errlen, "--timeout %lld: at least %d minutes (deploy %d, boot %d, "
 			    "and the suite)", o->timeout, MIN_JOB_MIN, DEPLOY_MIN, BOOT_MIN);
@@ -317,7 +321,9 @@ static void write_head(FILE *f, const struct bm_lava_opts *o, long long job)
 	kq(f, 2, "bootmark.fs", o->fs);
 }
 
-static void write_actions(FILE *f, const struct bm_lava_opts *o, long long job)
+/* A box: the kernel and the initrd go to TFTP and the device type's boot
+ * commands (iPXE, GRUB) load them. */
+static void write_tftp(FILE *f, const struct bm_lava_opts *o)
 {
 	fprintf(f, "actions:\n- deploy:\n    to: tftp\n");
 	minutes(f, 4, "timeout", DEPLOY_MIN);
@@ -331,6 +337,39 @@ static void write_actions(FILE *f, const struct bm_lava_opts *o, long long job)
 	kq(f, 4, "method", o->boot_method);
 	kq(f, 4, "commands", o->commands);
 	minutes(f, 4, "timeout", BOOT_MIN);
+}
+
+/* A QEMU device: LAVA downloads both files to the worker and appends each
+ * image_arg to the device's QEMU command, {kernel} and {initrd} replaced by
+ * the files; the command line goes in -append, since LAVA's qemu method has
+ * no bootloader to pass extra_kernel_args.  The test disk is the device's:
+ * its dictionary gives QEMU a disk with the serial the runner selects. */
+static void write_qemu(FILE *f, const struct bm_lava_opts *o, const char *args)
+{
+	char arg[ARGS_MAX + 64];
+
+	fprintf(f, "actions:\n- deploy:\n    to: tmpfs\n");
+	minutes(f, 4, "timeout", DEPLOY_MIN);
+	fprintf(f, "    images:\n      kernel:\n");
+	snprintf(arg, sizeof(arg), "-kernel {kernel} -append \"%s\"", args);
+	kq(f, 8, "image_arg", arg);
+	kq(f, 8, "url", o->kernel_url);
+	fprintf(f, "      initrd:\n");
+	kq(f, 8, "image_arg", "-initrd {initrd}");
+	kq(f, 8, "url", o->initrd_url);
+	fprintf(f, "- boot:\n");
+	kq(f, 4, "method", "qemu");
+	kq(f, 4, "media", "tmpfs");
+	minutes(f, 4, "timeout", BOOT_MIN);
+}
+
+static void write_actions(FILE *f, const struct bm_lava_opts *o, long long job,
+			  const char *args)
+{
+	if (!strcmp(o->boot_method, "qemu"))
+		write_qemu(f, o, args);
+	else
+		write_tftp(f, o);
 	fprintf(f, "- test:\n");
 	minutes(f, 4, "timeout", job - DEPLOY_MIN - BOOT_MIN);
 	fprintf(f, "    monitors:\n    - name: bootmark\n");
@@ -349,11 +388,14 @@ int bm_lava_write(FILE *f, const struct bm_lava_opts *o)
 		return rc;
 	write_head(f, o, job);
 	fprintf(f, "context:\n");
+	/* LAVA's qemu method picks qemu-system-x86_64 by the job's arch */
+	if (!strcmp(o->boot_method, "qemu"))
+		kq(f, 2, "arch", "amd64");
 	kq(f, 2, "extra_kernel_args", args);
 	if (o->console[0]) {
 		snprintf(dev, sizeof(dev), "%.*s", (int)strcspn(o->console, ","), o->console);
 		kq(f, 2, "console_device", dev);
 	}
-	write_actions(f, o, job);
+	write_actions(f, o, job, args);
 	return ferror(f) ? -EIO : 0;
 }

@@ -1,6 +1,7 @@
 #!/bin/sh
 # End-to-end: boot real Debian kernels in QEMU, run the smoke suite on ext4 and xfs,
-# check every record of every run (tests/e2e_check.c), and check the export.
+# check every record of every run (tests/e2e_check.c), and check the export
+# (rows, and the KCIDB document against its schema: tests/kcidb_check.py).
 # Both kernel generations: 6.1 ships plain .ko modules, 6.12 ships .ko.xz.
 # Both boot by the default --boot-method auto, i.e. PVH (their configs have
 # CONFIG_PVH=y); then a copy of the 6.1 bzImage whose config lacks CONFIG_PVH
@@ -119,6 +120,21 @@ if $bin export --format json "$out/run" >"$out/export.json" &&
 		ok "csv header" || notok "csv header"
 else
 	notok "export json and csv"
+fi
+
+# KCIDB: one document for both kernels, valid JSON, the schema's required fields and
+# types, and every measured value one test with its value and unit (tests/kcidb_check.py)
+if $bin export --format kcidb --origin bootmark_e2e "$out/run" >"$out/kcidb.json" &&
+   /usr/bin/python3 -m json.tool "$out/kcidb.json" >/dev/null; then
+	ok "export --format kcidb | python3 -m json.tool"
+	if /usr/bin/python3 tests/kcidb_check.py "$out/kcidb.json" "$out/run" >"$out/kcidb.tap"; then
+		ok "KCIDB document checks ($(grep -c '^ok' "$out/kcidb.tap") checks)"
+	else
+		grep '^not ok\|^#' "$out/kcidb.tap" | sed 's/^/#   /'
+		notok "KCIDB document checks"
+	fi
+else
+	notok "export --format kcidb | python3 -m json.tool"
 fi
 
 # bootmark parse reads a console-style log captured elsewhere

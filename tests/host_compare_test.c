@@ -323,6 +323,20 @@ int main(void)
 	       strstr(out, "\"q_bh\": ") && strstr(out, "\"headline\": true"),
 	       "JSON rules and per-row q, headline flag");
 	free(out);
+	out = run_compare(dirs, 2, BM_CMP_MMTESTS, &rc);
+	line_with(out, "Amean     real-dd32w ", line, sizeof(line));
+	/* lower is better: +50% of time is a gain of -50%, a change: between stars */
+	tap_ok(!rc && strstr(line, "1.00 (   0.00%)") && strstr(line, "1.50 * -50.00%*"),
+	       "mmtests: the baseline's real, then the slower kernel's, starred: %s", line);
+	line_with(out, "Hmean     bw-dd32w ", line, sizeof(line));
+	tap_ok(strstr(line, "21.33 * -33.33%*") != NULL, "mmtests: bw by hmean, its drop starred: %s", line);
+	line_with(out, "Amean     extents-dd32w ", line, sizeof(line));
+	tap_ok(strstr(line, "(   0.00%)") && !strchr(line, '*'),
+	       "mmtests: an unchanged count, no star: %s", line);
+	tap_ok(strstr(out, "\ndd ext4\n") && strstr(out, "6.1.0-53") < strstr(out, "6.12.117+deb12") &&
+	       strstr(out, "missing: 6.12.117+deb12: boot 4 of 4"),
+	       "mmtests: a section per workload and fs, the kernels as columns, the missing boot");
+	free(out);
 	out = run_compare(dirs, 1, BM_CMP_MARKDOWN, &rc);
 	tap_ok(!rc && strstr(out, "### dd32w: real") && !strstr(out, "\\*") &&
 	       strstr(out, "Significant regressions:\n- none\n"),

@@ -157,10 +157,37 @@ static void check_job(void)
 	free(a);
 }
 
+/* --boot-method qemu: a tmpfs deploy whose kernel image_arg carries the
+ * command line, since LAVA's qemu method passes no extra_kernel_args. */
+static void check_qemu(void)
+{
+	struct bm_lava_opts o;
+	char err[512] = "", args[1100], want[1300], *a;
+
+	base(&o);
+	snprintf(o.boot_method, sizeof(o.boot_method), "qemu");
+	TAP_EQ_INT(bm_lava_check(&o, err, sizeof(err)), 0, "qemu: base options pass");
+	a = job_text(&o);
+	tap_ok(strstr(a, "- deploy:\n    to: tmpfs\n") && !strstr(a, "tftp"), "qemu: deploy to tmpfs");
+	bm_lava_kernel_args(&o, args, sizeof(args));
+	snprintf(want, sizeof(want), "        image_arg: '-kernel {kernel} -append \"%s\"'\n"
+		 "        url: 'http://lab/vmlinuz'\n      initrd:\n        image_arg: '-initrd {initrd}'\n"
+		 "        url: 'http://lab/initrd.img'\n", args);
+	tap_ok(strstr(a, want) != NULL, "qemu: the kernel's image_arg holds the command line");
+	tap_ok(strstr(a, "- boot:\n    method: 'qemu'\n    media: 'tmpfs'\n") &&
+	       !strstr(a, "commands:"), "qemu: boot method qemu from tmpfs, no commands");
+	tap_ok(strstr(a, "context:\n  arch: 'amd64'\n") != NULL, "qemu: the job's arch");
+	free(a);
+	o.console[0] = '\0';
+	tap_ok(bm_lava_check(&o, err, sizeof(err)) == -EINVAL && strstr(err, "--console"),
+	       "qemu: --console \"\" refused: %s", err);
+}
+
 int main(void)
 {
 	tap_plan(0);
 	check_bad();
 	check_job();
+	check_qemu();
 	return tap_done();
 }

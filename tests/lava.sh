@@ -14,6 +14,11 @@
 #    run whose tests all fail (bisect suite, a mount point that cannot be
 #    made) must give one failed test case per test.  bootmark parse must
 #    still read the whole run from the stream LAVA logs.
+# 3. LAVA's dispatcher itself (lava-run, Debian's lava-dispatcher) runs a job
+#    of bootmark lava --boot-method qemu on a QEMU device: LAVA's own results
+#    must hold one test case per metric with the values and units bootmark
+#    parse reads from the console LAVA logged.  Skipped, with the reason, where
+#    lava-dispatcher is not installed (a "# SUMMARY" line: make check shows it).
 # Exit: 0 pass, 1 fail, 77 skip (no python3-pexpect/yaml/lava-common, no QEMU,
 # or the kernel cannot be fetched).
 set -u
@@ -150,6 +155,56 @@ check "LAVA's monitor on failed tests: one failed test case each" \
 rc=$?
 check "bootmark parse reads the whole run from the console stream (exit $rc)" \
 	"[ $rc -eq 0 ] && grep -q '\"status\": \"completed\"' \"\$out/parsed/results.json\""
+
+# 3 -------------------------------------------------------------------------
+# LAVA's own dispatcher: lava-run executes a job bootmark lava wrote for a QEMU
+# device (tests/data/lava_qemu_device.yaml) with the kernel and initrd of the
+# failed-tests run above (bisect suite, ext4); LAVA's results must be one test
+# case per metric with the values and units of bootmark parse on what LAVA
+# logged of the console.
+lava_part() {
+	command -v lava-run >/dev/null || {
+		echo "# SUMMARY skipped in lava: part 3, a job run by lava-run: no lava-run (package lava-dispatcher; sh host/install-deps.sh says whether this release has it)"
+		return
+	}
+	[ "$(id -u)" -eq 0 ] || { echo "# SUMMARY skipped in lava: part 3, a job run by lava-run: it works in /var/lib/lava, as root"; return; }
+	vmlinuz=$(sed -n 's/^  "vmlinuz": "\(.*\)",$/\1/p' "${boot}meta.json")
+	if [ ! -f "$vmlinuz" ] || [ ! -f "${boot}initrd.img" ]; then
+		notok "part 3: the failed-tests run left its kernel and initrd (${boot})"
+		return
+	fi
+	"$bin" lava --kernel-url "file://$vmlinuz" --initrd-url "file://${boot}initrd.img" \
+		--device-type qemu --boot-method qemu --suite bisect --fs ext4 \
+		--disk-serial BMSCRATCH0 -o "$out/qemu.yaml"
+	check "job qemu (--boot-method qemu): lava-common accepts it" \
+		"\"\$py\" \"\$here/lava_check.py\" validate \"\$out/qemu.yaml\" >\"\$out/qemu.val\" 2>&1"
+	truncate -s 1G "$out/lava-disk.img"
+	sed "s|@DISK@|$out/lava-disk.img|" "$here/data/lava_qemu_device.yaml" >"$out/device.yaml"
+	start=$(date +%s)
+	timeout 1200 lava-run --job-id "bootmark-$$" --output-dir "$out/lava" \
+		--device "$out/device.yaml" "$out/qemu.yaml" >"$out/lava-run.out" 2>"$out/lava-run.log"
+	rc=$?
+	check "lava-run runs the job (exit $rc, $(($(date +%s) - start)) s)" "[ $rc -eq 0 ]"
+	"$py" "$here/lava_check.py" lava-target "$out/lava-run.log" "$out/lava-console.log"
+	"$bin" parse "$out/lava-console.log" --out "$out/lava-parsed" >"$out/lava-parse.log" 2>&1
+	rc=$?
+	check "bootmark parse reads the run from LAVA's log of the console (exit $rc)" \
+		"[ $rc -eq 0 ] && grep -q '\"status\": \"completed\"' \"\$out/lava-parsed/results.json\""
+	"$py" "$here/lava_check.py" lava-run "$out/lava-run.log" "$out/lava-parsed/results.json" \
+		>"$out/lava-run.tap" 2>&1
+	rc=$?
+	sed 's/^/  /' "$out/lava-run.tap"
+	check "LAVA's own results: one test case per metric with bootmark's values and units" \
+		"[ $rc -eq 0 ]"
+	# the check can fail: LAVA's log without one of its bootmark results
+	awk '/"lvl": "results"/ && /"definition": "bootmark"/ && !done { done = 1; next } 1' \
+		"$out/lava-run.log" >"$out/lava-run-lost.log"
+	"$py" "$here/lava_check.py" lava-run "$out/lava-run-lost.log" \
+		"$out/lava-parsed/results.json" >"$out/lava-run-lost.tap" 2>&1
+	rc=$?
+	check "one result less in LAVA's log is one missing test case (exit $rc)" "[ $rc -eq 1 ]"
+}
+lava_part
 
 [ "$fail" -eq 0 ] && rm -rf "$out" || echo "# kept $out"
 finish

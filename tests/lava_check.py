@@ -17,9 +17,17 @@
       result in RESULTS.json became exactly one test case with its value and
       unit, every failed test one failed case, and that the end was found.
 
+  lava_check.py lava-target LAVA.log OUT
+      what the device wrote to its console, as lava-run logged it (its "target"
+      lines), for bootmark parse.
+  lava_check.py lava-run LAVA.log RESULTS.json
+      LAVA's own results of a job that lava-run (lava-dispatcher) ran: the
+      "results" entries of its log, checked as monitor checks its cases, and
+      the job's own result pass.
+
 Prints TAP-ish "ok - " / "not ok - " lines; exit 0 when all passed, 1 otherwise.
-lava-dispatcher itself is not imported: installing it pulls in about a hundred
-packages; the loop below is its loop.
+monitor does not import lava-dispatcher: it is its loop, for a release without
+the package; lava-run is the dispatcher itself (tests/lava.sh, part 3).
 """
 import json
 import math
@@ -155,6 +163,52 @@ def monitor(job_path, stream_path, results_path):
     with open(results_path) as f:
         results = json.load(f)
     name, cases, end = lava_monitor(job_path, stream_path)
+    return compare(name, cases, end, results)
+
+
+def lava_log(log_path):
+    """The entries of lava-run's log: one {"dt", "lvl", "msg"} mapping a line."""
+    out = []
+    with open(log_path, errors="replace") as f:
+        for line in f:
+            line = line.strip()
+            if not line.startswith("{"):
+                continue
+            try:
+                out.append(json.loads(line))
+            except ValueError:
+                out.append(yaml.safe_load(line))
+    return out
+
+
+def lava_target(log_path, out_path):
+    """What the device wrote, as lava-run logged it (lvl target), one line each."""
+    with open(out_path, "w") as f:
+        for e in lava_log(log_path):
+            if e.get("lvl") == "target" and isinstance(e.get("msg"), str):
+                f.write(e["msg"] + "\n")
+    return 0
+
+
+def lava_run(log_path, results_path):
+    """LAVA's own results (lvl results) of a lava-run of a bootmark job."""
+    with open(results_path) as f:
+        results = json.load(f)
+    log = lava_log(log_path)
+    res = [e["msg"] for e in log if e.get("lvl") == "results" and isinstance(e.get("msg"), dict)]
+    job = [r for r in res if r.get("definition") == "lava" and r.get("case") == "job"]
+    check(job and job[-1].get("result") == "pass",
+          "lava-run: the job passed (%s)" % (job[-1] if job else "no job result"))
+    mon = [r for r in res if r.get("case") == "lava-test-monitor"]
+    end = bool(mon) and mon[-1].get("result") == "pass"
+    cases = [{"case": r["case"], "id": (r.get("extra") or {}).get("test_case_id"),
+              "result": r.get("result"), "measurement": r.get("measurement", "0"),
+              "units": r.get("units")} for r in res if r.get("definition") == "bootmark"]
+    return compare("bootmark", cases, end, results)
+
+
+def compare(name, cases, end, results):
+    """Checks the test cases of LAVA's monitor against results.json."""
     want, dup = expected(results)
     nmetrics = sum(len(r["metrics"]) for r in results["records"])
     check(want and not dup, "results.json: %d metrics in %d results, %d errors, ids unique %s"
@@ -194,6 +248,10 @@ def main(argv):
         return console(argv[2], argv[3], argv[4])
     if len(argv) == 5 and argv[1] == "monitor":
         return monitor(argv[2], argv[3], argv[4])
+    if len(argv) == 4 and argv[1] == "lava-target":
+        return lava_target(argv[2], argv[3])
+    if len(argv) == 4 and argv[1] == "lava-run":
+        return lava_run(argv[2], argv[3])
     sys.stderr.write(__doc__)
     return 2
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* common/moddb.c + runner/modplan.c: index parsing and load order on a fake module tree. */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,7 @@
 
 #include "modload.h"
 #include "tap.h"
+#include "testkernel.h"
 
 static char dir[] = "/tmp/bm-modload-XXXXXX";
 
@@ -127,19 +129,21 @@ static void test_fake(void)
 	bm_moddb_free(&mi);
 }
 
-/* The extracted Debian trees, when present: the real files parse and plan. */
+/* The Debian trees of bootmark's kernel cache (fetched when missing): the
+ * real files parse and plan. */
 static void test_real(const char *release, const char *ext)
 {
-	char path[256], err[256] = "", want[256];
+	char path[PATH_MAX + 64], err[256] = "", want[256], why[600];
+	struct bm_kernel kern;
 	struct bm_moddb mi;
 	struct mod_plan p;
 	int ret;
 
-	snprintf(path, sizeof(path), "/tmp/k/d/lib/modules/%s", release);
-	if (access(path, R_OK)) {
-		tap_skip("no extracted kernel tree", "real tree %s", release);
+	if (tk_kernel(release, &kern, why, sizeof(why))) {
+		tap_skip(why, "real tree %s", release);
 		return;
 	}
+	snprintf(path, sizeof(path), "%s/lib/modules/%s", kern.modroot, release);
 	ret = bm_moddb_load(&mi, path, err, sizeof(err));
 	TAP_EQ_INT(ret, 0, release);
 	if (ret) {
