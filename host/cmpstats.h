@@ -36,11 +36,25 @@ void bm_welch_test(const double *a, size_t na, const double *b, size_t nb,
 
 struct bm_mwu {
 	double u;   /* U of sample a: pairs (a_i, b_j) with a_i > b_j, ties 1/2 */
-	double z;   /* normal approximation, tie- and continuity-corrected */
+	double z;   /* normal approximation, tie- and continuity-corrected; NAN if all tied */
 	double p;   /* two-sided; NAN when undefined (n < 1 or all values tied) */
+	int exact;  /* p is from U's exact distribution (BM_MWU_EXACT_MAX) */
 };
-/* Mann-Whitney U test; p from the normal approximation with tie correction. */
+/*
+ * Mann-Whitney U test, its method chosen as scipy's mannwhitneyu(method="auto")
+ * chooses: the exact null distribution of U when no value is tied and one
+ * sample has at most BM_MWU_EXACT_MAX values, else the normal approximation
+ * with tie and continuity correction.  Unlike scipy, samples of more than
+ * BM_MWU_EXACT_CELLS pairs take the approximation (the counts would cost
+ * seconds, and there the two agree to a few digits).
+ */
+#define BM_MWU_EXACT_MAX 8
+#define BM_MWU_EXACT_CELLS 100000.0
 void bm_mwu_test(const double *a, size_t na, const double *b, size_t nb, struct bm_mwu *m);
+/* P(U >= u) under the null for samples of m and n untied values (u an
+ * integer, 0 <= u <= m n), from the counts of Mann & Whitney's recursion;
+ * NAN without memory.  Exact while the counts stay below 2^53. */
+double bm_mwu_exact_sf(size_t m, size_t n, double u);
 
 /*
  * Benjamini-Hochberg adjusted p-values (q-values) of the n values p[]:
