@@ -47,6 +47,12 @@ int bm_cli_step(const struct bm_opt *tab, void *obj, const char *const *extra,
 		bm_msg("unknown option --%.*s (see --help)", (int)n, arg);
 		return -EINVAL;
 	}
+	if (eq && o && o->type == BM_OPT_BOOL) {
+		/* a switch is on by being there (docs/cli.md): --tap=no would read
+		 * as a yes to someone and a no to someone else */
+		bm_msg("option --%.*s takes no value (given '%s')", (int)n, arg, eq + 1);
+		return -EINVAL;
+	}
 	if (eq) {
 		*val = eq + 1;
 	} else if (o && o->type == BM_OPT_BOOL) {

@@ -169,6 +169,10 @@ static int plan(struct bisect *B, int argc, char **argv)
 			return -EINVAL;
 		}
 	}
+	if (B->o.metric[0] && B->o.boot) {
+		bm_msg("--metric and --boot exclude each other: a metric, or boot completion");
+		return -EINVAL;
+	}
 	if (!B->o.candidates[0] || (!B->o.metric[0] && !B->o.boot)) {
 		bm_msg("missing --%s (see bootmark bisect --help)",
 		       B->o.candidates[0] ? "metric (or --boot)" : "candidates");

@@ -179,6 +179,19 @@ static int plan(struct step *S, int argc, char **argv)
 		bm_msg("missing --metric (or --boot)");
 		return -EINVAL;
 	}
+	if (S->o.metric[0] && S->o.boot) {
+		bm_msg("--metric and --boot exclude each other: a metric, or boot completion");
+		return -EINVAL;
+	}
+	/* a bad --kernel is bad configuration, found before anything is created */
+	if (S->o.kernel[0]) {
+		char err[PATH_MAX + 256];
+
+		if (bm_kspec_parse(&S->spec, S->o.kernel, err, sizeof(err))) {
+			bm_msg("%s", err);
+			return -EINVAL;
+		}
+	}
 	if (S->o.kernel[0] && S->o.kernel_file[0]) {
 		bm_msg("--kernel and --kernel-file exclude each other");
 		return -EINVAL;

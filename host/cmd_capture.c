@@ -218,14 +218,16 @@ static int capture(struct cap_ctx *x)
 	struct sigaction sa = { .sa_handler = on_signal };
 	int rc;
 
-	rc = bm_mkdir_p(x->o.out, 0755);
-	if (rc) {
-		bm_msg("cannot create %s: %s", x->o.out, strerror(-rc));
-		return BM_EXIT_SYSTEM;
-	}
+	/* the source first: a source that cannot be opened leaves no --out */
 	rc = bm_src_open(&x->src);
 	if (rc) {
 		bm_msg("cannot open %s: %s", x->src.desc, strerror(-rc));
+		return BM_EXIT_SYSTEM;
+	}
+	rc = bm_mkdir_p(x->o.out, 0755);
+	if (rc) {
+		bm_msg("cannot create %s: %s", x->o.out, strerror(-rc));
+		bm_src_close(&x->src);
 		return BM_EXIT_SYSTEM;
 	}
 	/* no SA_RESTART: a signal ends the poll at once */

@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "lava.h"
+#include "setup.h"
 #include "outdir.h"
 #include "util.h"
 
@@ -24,6 +25,9 @@ static const struct bm_opt lava_tab[] = {
 	{ .name = "job-name", S(job_name), .help = "job name (default: bootmark SUITE FS)" },
 	{ .name = "suite", S(suite), .def = "smoke", .help = "suite the runner runs" },
 	{ .name = "fs", S(fs), .def = "ext4", .help = "comma list of filesystem profiles" },
+	{ .name = "configs", S(configs), .def = NULL, .help = "configs folder the suite and the "
+	  "profiles are checked in (default: <bootmark dir>/../configs); the initrd must carry "
+	  "them: one that bootmark run or pxe made for the same suite" },
 	{ .name = "disk-serial", S(disk_serial),
 	  .help = "serial of the disk the runner reformats (one selector is required)" },
 	{ .name = "disk-wwn", S(disk_wwn), .help = "WWN the disk must also have" },
@@ -89,6 +93,7 @@ static int parse(struct bm_lava_opts *o, int argc, char **argv)
 int bm_cmd_lava(int argc, char **argv)
 {
 	struct bm_lava_opts o;
+	static struct bm_setup s;
 	char err[512], *buf = NULL;
 	size_t len = 0;
 	FILE *f;
@@ -101,6 +106,9 @@ int bm_cmd_lava(int argc, char **argv)
 		bm_msg("%s", err);
 		return BM_EXIT_USAGE;
 	}
+	/* a job for a suite that does not exist, or does not parse, is bad input */
+	if (bm_setup_configs(&s, o.configs, o.suite, o.fs))
+		return BM_EXIT_USAGE;
 	/* the whole job first: a failure leaves no half-written file */
 	f = open_memstream(&buf, &len);
 	if (!f) {

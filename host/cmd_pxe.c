@@ -277,6 +277,7 @@ static int write_kernel(struct plan *p, int i, char *desc, size_t desclen)
 	struct bm_initrd_req req = {
 		.k = &k, .tools_dir = p->s.exe, .image = p->s.image, .modules = p->s.modules,
 		.out = initrd, .workdir = work, .cacheable = p->spec[i].kind == BM_KSPEC_DEB,
+		.configs = p->s.configs, .suite = p->o.suite, .fs = p->o.fs,
 	};
 	int rc;
 

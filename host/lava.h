@@ -32,6 +32,7 @@ struct bm_lava_opts {
 	char job_name[201];
 	char suite[32];
 	char fs[128];
+	char configs[4096];       /* where suite and profiles are checked ("" = the tree's) */
 	char disk_serial[64];
 	char disk_wwn[64];
 	char disk_model[64];

@@ -104,6 +104,30 @@ static void host_load(struct bm_json *j, const struct bm_boot *b)
 	bm_json_kint(j, "icount", b->icount);
 }
 
+/* A string, or null when s is "" (not known, or not a Debian kernel). */
+static void kstr_or_null(struct bm_json *j, const char *key, const char *s)
+{
+	if (s && *s) {
+		bm_json_kstr(j, key, s);
+	} else {
+		bm_json_key(j, key);
+		bm_json_null(j);
+	}
+}
+
+/* Which Debian package the kernel is, at which version, from which archive
+ * (kernels/debapt.c): the same spec is the same kernel on every host. */
+static void deb_package(struct bm_json *j, const struct bm_kernel *k)
+{
+	char pkg[BM_REL_MAX + 16] = "";
+
+	if (k->deb)
+		snprintf(pkg, sizeof(pkg), "linux-image-%s", k->release);
+	kstr_or_null(j, "kernel_package", pkg);
+	kstr_or_null(j, "kernel_package_version", k->deb ? k->deb_version : "");
+	kstr_or_null(j, "kernel_package_archive", k->deb ? k->deb_archive : "");
+}
+
 static void meta_body(FILE *f, const void *arg)
 {
 	const struct bm_boot *b = arg;
@@ -115,12 +139,15 @@ static void meta_body(FILE *f, const void *arg)
 	bm_json_kstr(&j, "label", b->label);
 	bm_json_kstr(&j, "spec", b->spec);
 	bm_json_kstr(&j, "kernel_release", b->k.release);
+	deb_package(&j, &b->k);
 	bm_json_kstr(&j, "vmlinuz", b->k.vmlinuz);
 	bm_json_kstr(&j, "vmlinuz_sha256", b->sha_vmlinuz);
 	bm_json_kstr(&j, "kernel_config", b->k.config);
 	bm_json_kstr(&j, "initrd", b->initrd);
 	bm_json_kstr(&j, "initrd_sha256", b->sha_initrd);
 	bm_json_kstr(&j, "initrd_parts", b->initrd_desc);
+	bm_json_kstr(&j, "config_archive", b->config_archive);
+	bm_json_kstr(&j, "config_archive_sha256", b->sha_config);
 	bm_json_kstr(&j, "run", b->run);
 	bm_json_kstr(&j, "append", b->append);
 	bm_json_kstr(&j, "accel", b->kvm ? "kvm" : "tcg");
