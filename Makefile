@@ -173,6 +173,11 @@ check-report: all
 check-compare: all
 	$(Q)BM=$(O)/bootmark COMPARE_PARTS=aa $(STEP) compare sh tests/compare_verdict.sh
 
+# compare's statistics against scipy and statsmodels (Welch p, exact and normal
+# Mann-Whitney p, BH q-values) and compare --fail-on's codes, on generated boot folders
+check-stats: all
+	$(Q)BM=$(O)/bootmark $(STEP) stats sh tests/stats_ref.sh
+
 # bisect over a list, git bisect run with bisect-step, bisect-step's exit codes (QEMU)
 check-bisect: all
 	$(Q)BM=$(O)/bootmark $(STEP) bisect sh tests/bisect.sh
@@ -233,7 +238,7 @@ check-bench:
 	$(Q)$(STEP) bench sh tests/scripts_check.sh
 
 CHECK_PARTS := check-unit check-bench check-kernels check-image check-host check-report \
-	check-compare check-e2e check-bisect check-lab check-faults check-verdicts check-outsafety
+	check-stats check-compare check-e2e check-bisect check-lab check-faults check-verdicts check-outsafety
 check:
 	$(Q)mkdir -p $(O) && : > $(O)/check.log
 	$(Q)CHECK_LOG=$(abspath $(O))/check.log $(MAKE) --no-print-directory $(CHECK_PARTS); \
@@ -287,6 +292,6 @@ clean:
 .PHONY: all check check-unit check-image check-host check-report check-compare check-e2e check-bisect \
 	run bench deps \
 	check-disk check-pxe check-capture check-lava check-watchdog check-lab check-faults check-bench \
-	check-verdicts check-outsafety check-kernels check-distro clean fuzz
+	check-verdicts check-outsafety check-kernels check-distro check-stats clean fuzz
 .SECONDARY:
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

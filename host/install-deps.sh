@@ -56,7 +56,12 @@ xmllint|libxml2-utils|make check-verdicts' validation of JUnit and the HTML repo
 mdadm|mdadm|make check-disk's md RAID decoys (0.90 and 1.0 superblocks)
 cryptsetup|cryptsetup-bin|make check-disk's LUKS2 decoy
 mkfs.f2fs|f2fs-tools|make check-disk's f2fs decoy
-make-bcache|bcache-tools|make check-disk's bcache decoy"
+make-bcache|bcache-tools|make check-disk's bcache decoy
+/usr/lib/python3/dist-packages/scipy/__init__.py|python3-scipy|make check-stats (compare's Welch and Mann-Whitney p against scipy)
+/usr/lib/python3/dist-packages/statsmodels/__init__.py|python3-statsmodels|make check-stats (compare's Benjamini-Hochberg q-values against statsmodels)
+node|nodejs|make check-ci (the GitLab job under gitlab-ci-local, the GitHub workflow through action-validator)
+npm|npm|make check-ci (gitlab-ci-local and @action-validator/cli come from the npm registry)
+rsync|rsync|make check-ci (gitlab-ci-local copies the project with rsync)"
 
 # "Debian GNU/Linux 13 (trixie)"
 release=$(. /etc/os-release 2>/dev/null && echo "${PRETTY_NAME:-$ID $VERSION_ID}") || release="this system"

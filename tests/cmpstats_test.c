@@ -89,6 +89,9 @@ static void mwu(void)
 	static const double g9[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9 };
 	static const double h10[] = { 10, 11, 12, 13, 14, 15, 16, 17, 18, 19 };
 	static const double s4[] = { 1.5, 2.5, 9, 10.5 };
+	static const double t1[] = { 1, 1, 1 }, t2[] = { 2, 2, 2 };
+	static const double big1[] = { 1, 2, 2, 3, 3, 3, 4, 4, 5 };
+	static const double big2[] = { 3, 4, 4, 5, 5, 5, 6, 6, 7, 7 };
 	double l30[30];
 	struct bm_mwu m;
 	size_t i;
@@ -115,16 +118,28 @@ static void mwu(void)
 	bm_mwu_test(s4, N(s4), l30, 30, &m);
 	tap_ok(m.exact, "4 against 30, untied: exact");
 	near(m.p, 0.002285664999137485, 1e-12, "4 against 30: scipy's exact p");
-	near(bm_mwu_exact_sf(4, 30, m.u), bm_mwu_exact_sf(30, 4, m.u), 0,
-	     "U's distribution does not depend on which sample is first");
+	bm_mwu_test(l30, 30, s4, N(s4), &m);
+	near(m.p, 0.002285664999137485, 1e-12, "30 against 4: the same p");
 	bm_mwu_test(c, N(c), d, N(d), &m);
 	near(m.u, 7, 0, "U with ties counts a tied pair as 1/2");
-	near(m.p, 0.05247015954, 1e-8, "ties: tie-corrected normal p, not the exact one");
-	tap_ok(!m.exact, "...and says so");
+	/* scipy.stats.permutation_test over the C(13, 6) = 1716 splits */
+	near(m.p, 0.05011655011655012, 1e-12, "ties, 6 against 7: the exact permutation p");
+	tap_ok(m.exact, "...exact, not the normal approximation");
+	near(m.z, -1.939256116585503, 1e-12, "its tie-corrected z (scipy's, with the sign of U - m n / 2)");
+	bm_mwu_test(t1, N(t1), t2, N(t2), &m);
+	near(m.p, 0.1, 1e-15, "1 1 1 against 2 2 2: 0.1 (the normal approximation says 0.047)");
+	bm_mwu_test(big1, N(big1), big2, N(big2), &m);
+	tap_ok(!m.exact, "9 against 10 with ties: the normal approximation");
+	near(m.p, 0.004255265199337645, 1e-12, "...with tie correction (scipy's asymptotic p)");
 	bm_mwu_test(e, N(e), f, N(f), &m);
 	tap_ok(m.u == 3 && isnan(m.p), "all values tied: U = n1 n2 / 2, p undefined");
-	near(bm_mwu_exact_sf(3, 3, 9), 0.05, 1e-15, "P(U >= 9) at 3 against 3 = 1/20");
-	near(bm_mwu_exact_sf(3, 3, 0), 1, 0, "P(U >= 0) = 1");
+	{
+		static const long sc[] = { 2, 4, 6, 8, 10, 12 };
+
+		near(bm_ranksum_exact_p(sc, 6, 3, 2 * 6), 0.1, 1e-15,
+		     "rank sum 6 of 3 among 6: 2 x 1/20");
+		near(bm_ranksum_exact_p(sc, 6, 3, 2 * 10), 1, 0, "the median rank sum: p = 1");
+	}
 }
 
 static void bh(void)
