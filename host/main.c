@@ -17,6 +17,7 @@ static const struct {
 	{ "export", bm_cmd_export, "tidy JSON or CSV rows from run directories" },
 	{ "compare", bm_cmd_compare, "kernels side by side: statistics and significance marks" },
 	{ "report", bm_cmd_report, "compare's tables and plots as one HTML file (-o FILE)" },
+	{ "ci", bm_cmd_ci, "a CI job: build, boot against a baseline, compare, gate (exit 30)" },
 	{ "bisect", bm_cmd_bisect, "the first bad kernel of an ordered list (metric or boot)" },
 	{ "bisect-step", bm_cmd_bisect_step, "one step of git bisect run: exit 0 good, 1 bad, 125 skip" },
 	{ "pxe", bm_cmd_pxe, "a TFTP tree (pxelinux, iPXE) booting kernels on lab boxes, with queues" },
