@@ -5,6 +5,8 @@
 # and runs "bootmark ci" with the settings below.  Its exit code is the job's:
 # 0 pass, 30 a headline regression, 10..22 a boot that did not complete, 1 a kernel
 # that does not build, 100 bad settings, 111 the machine failed (docs/exit-codes.md).
+# "bootmark-ci.sh deps" only installs the packages (git among them), for a job that
+# needs git before it checks out the kernel tree (GitHub's checkout in a container).
 #
 # Settings (environment; a CI variable each):
 #   BOOTMARK_KERNEL            the candidate as a kernel spec ...
@@ -27,6 +29,7 @@ say() { echo "bootmark-ci: $*"; }
 
 # A container job runs as root; elsewhere install-deps only says what is missing.
 sh "$here/host/install-deps.sh"
+[ "${1:-}" = deps ] && exit 0
 make -C "$here" -j"$(nproc)"
 mkdir -p "$BOOTMARK_CACHE"
 
