@@ -109,7 +109,9 @@ job() {
 	echo $? >"$out/$name.rc"
 	rm -rf "$out/$name"
 	cp -a "$proj/.gitlab-ci-local/builds/bootmark/bootmark-ci" "$out/$name" 2>/dev/null
-	echo "# job $name: $(($(date +%s) - j0)) s, gitlab-ci-local exit $(cat "$out/$name.rc")"
+	echo "# job $name: $(($(date +%s) - j0)) s, gitlab-ci-local exit $(cat "$out/$name.rc");" \
+		"$(grep -c '^bootmark > *[a-z]*	' "$out/$name.log") files compiled by its make," \
+		"$(grep -c 'apt-get download\|fetching' "$out/$name.log") kernel download(s)"
 	grep -E 'bootmark-ci: exit|gate \(|PASS|FAIL' "$out/$name.log" | head -n 6 | sed 's/^/#   /'
 }
 jexit() { "$py" -c 'import json,sys; print(json.load(open(sys.argv[1]))["exit"])' "$1/ci.json" 2>/dev/null; }
