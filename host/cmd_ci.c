@@ -124,6 +124,7 @@ static int check_repeat(const struct bm_ci_opts *o)
 static int plan(struct bm_ci *ci, int argc, char **argv)
 {
 	struct bm_ci_opts *o = &ci->o;
+	char job[PATH_MAX];
 	struct bm_setup s;
 	int rc, i;
 
@@ -162,9 +163,9 @@ static int plan(struct bm_ci *ci, int argc, char **argv)
 	    check_repeat(o) || bm_gate_parse(o->fail_on, &ci->gate) ||
 	    bm_cmp_parse_rules(&o->rules, &ci->rules))
 		return -EINVAL;
-	if (!o->fragment[0] && (bm_exe_dir(ci->exe, sizeof(ci->exe)) ||
+	if (!o->fragment[0] && (bm_exe_dir(job, sizeof(job)) ||
 				bm_path(o->fragment, sizeof(o->fragment), "%s/../configs/kernel.config",
-					ci->exe))) {
+					job))) {
 		bm_msg("cannot find configs/kernel.config: give --fragment");
 		return -EINVAL;
 	}
@@ -173,8 +174,8 @@ static int plan(struct bm_ci *ci, int argc, char **argv)
 		return rc;
 	if (bm_out_plan_dir(o->out))
 		return -EINVAL;
-	if (bm_path(ci->exe, sizeof(ci->exe), "%s/ci.json", o->out) || bm_is_file(ci->exe)) {
-		bm_msg("%s already holds a job (%s): choose another --out", o->out, ci->exe);
+	if (bm_path(job, sizeof(job), "%s/ci.json", o->out) || bm_is_file(job)) {
+		bm_msg("%s already holds a job (%s): choose another --out", o->out, job);
 		return -EINVAL;
 	}
 	if ((rc = (int)readlink("/proc/self/exe", ci->exe, sizeof(ci->exe) - 1)) < 0)

@@ -97,6 +97,37 @@ check(rc == 100 and "no headline metric could be tested" in err,
 rc, _, _ = compare(single)
 check(rc == 0, "...while plain compare still exits 0 (got %d)" % rc)
 
+# bootmark ci refuses bad input before it creates anything (exit 100, no OUT)
+K = "deb:6.1.0-53-amd64"
+
+
+def ci(name, *args):
+    out = os.path.join(work, "ci-" + name)
+    p = subprocess.run([BM, "ci", "--out", out, *args], capture_output=True, text=True)
+    return p.returncode, p.stderr.strip(), os.path.exists(out)
+
+
+notgit = os.path.join(work, "notgit")
+os.makedirs(notgit)
+with open(os.path.join(work, "slow", "ci.json"), "w") as f:
+    f.write("{}\n")  # an earlier job's folder without its candidate
+for name, args, want in [
+        ("nobase", ["--kernel", K], "missing the baseline"),
+        ("twobase", ["--kernel", K, "--baseline", K, "--baseline-rev", "HEAD"], "one baseline"),
+        ("nocand", ["--baseline", K], "missing the candidate"),
+        ("revnosrc", ["--kernel", K, "--baseline-rev", "HEAD"], "give the tree as --src"),
+        ("notgit", ["--src", notgit, "--baseline-rev", "HEAD"], "is not a commit of the git tree"),
+        ("repeat1", ["--kernel", K, "--baseline", K, "--repeat", "1"], "want 2-1000 or auto"),
+        ("badspec", ["--kernel", "deb:", "--baseline", K], "--kernel"),
+        ("suite", ["--kernel", K, "--baseline", K, "--suite", "nosuch"], "nosuch"),
+        ("failon", ["--kernel", K, "--baseline", K, "--fail-on", "always"], "fail-on"),
+        ("twokernels", ["--kernel", K, "--baseline-results", broken], "holds boots of 2 kernels"),
+        ("nolabel", ["--kernel", K, "--baseline-results", os.path.join(work, "slow")],
+         "no candidate_label")]:
+    rc, err, made = ci(name, *args)
+    check(rc == 100 and want in err and not made, "ci refuses %s: exit 100, '%s', nothing "
+          "created (got %d: %s)" % (name, want, rc, err.splitlines()[-1] if err else ""))
+
 print("1..%d" % (passed + failed))
 print("gate_check: %d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)
