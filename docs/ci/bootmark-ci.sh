@@ -23,7 +23,9 @@
 set -eu
 here=$(cd "$(dirname "$0")/../.." && pwd)
 out=${BOOTMARK_OUT:-bootmark-ci}
-export BOOTMARK_CACHE="${BOOTMARK_CACHE:-$(pwd)/.bootmark-cache}"
+BOOTMARK_CACHE=${BOOTMARK_CACHE:-.bootmark-cache}
+case $BOOTMARK_CACHE in /*) ;; *) BOOTMARK_CACHE=$(pwd)/$BOOTMARK_CACHE ;; esac
+export BOOTMARK_CACHE
 
 say() { echo "bootmark-ci: $*"; }
 
