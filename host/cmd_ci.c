@@ -282,10 +282,11 @@ static int boot(struct bm_ci *ci)
 	}
 	boot_args(o, argv, &n, bargs);
 	argv[n] = NULL;
-	printf("ci: bootmark run: %s%s%s against %s\n", ci->cand_spec,
-	       ci->base_kind == BM_CI_BASE_RESULTS ? "" : " interleaved with ",
-	       ci->base_kind == BM_CI_BASE_RESULTS ? "" : ci->base_spec,
-	       ci->base_kind == BM_CI_BASE_RESULTS ? "the earlier job's boots" : "it");
+	if (ci->base_kind == BM_CI_BASE_RESULTS)
+		printf("ci: bootmark run: %s, against the earlier job's boots\n", ci->cand_spec);
+	else
+		printf("ci: bootmark run: %s interleaved with the baseline %s\n", ci->cand_spec,
+		       ci->base_spec);
 	fflush(stdout);
 	if ((rc = start_run(argv, &pid))) {
 		bm_msg("cannot start %s run: %s", ci->exe, strerror(-rc));
