@@ -229,6 +229,11 @@ check-verdicts: all
 check-outsafety: all
 	$(Q)BM=$(O)/bootmark $(STEP) outsafety sh tests/outsafety.sh
 
+# A kernel cache concurrent processes share (issue 24): two fetches at once, a fetch
+# killed mid-extract, three runs at once on an empty cache
+check-sharedcache: all
+	$(Q)BM=$(O)/bootmark $(STEP) sharedcache sh tests/sharedcache.sh
+
 # deb: kernels through bootmark's own apt (Debian 12 and 13 archives, signatures
 # checked, a suite that cannot be fetched named): kernel update, list, fetch
 check-kernels: all
@@ -243,9 +248,23 @@ check-kernels: all
 check-bench:
 	$(Q)$(STEP) bench sh tests/scripts_check.sh
 
+# The docs as a user reads them (issue 26): every example of README.md and docs/*.md
+# runs (README first; folders, URLs and the like as docs/doc-tests.md says), or is
+# marked as needing lab hardware or hours; the synopsis of docs/cli.md is --help's.
+# A few QEMU boots of short suites, about 3 minutes (tests/docs_check.py).
+check-docs: all
+	$(Q)BM=$(O)/bootmark $(STEP) docs /usr/bin/python3 tests/docs_check.py
+
+# What docs/cli.md says where the code and the docs once disagreed: a suite and a
+# profile of --configs reach the guest (one QEMU boot), lava's disk selectors, a
+# failing KVM under --accel kvm (a QEMU that fails as it does), --metric with --boot,
+# switches given a value, what bad input leaves behind (tests/agree.sh)
+check-agree: all
+	$(Q)BM=$(O)/bootmark $(STEP) agree sh tests/agree.sh
+
 CHECK_PARTS := check-unit check-bench check-kernels check-image check-host check-report \
-	check-stats check-compare check-ci check-e2e check-bisect check-lab check-faults check-verdicts \
-	check-outsafety
+	check-stats check-compare check-e2e check-bisect check-lab check-faults check-verdicts \
+	check-outsafety check-sharedcache check-agree check-docs
 check:
 	$(Q)mkdir -p $(O) && : > $(O)/check.log
 	$(Q)CHECK_LOG=$(abspath $(O))/check.log $(MAKE) --no-print-directory $(CHECK_PARTS); \
@@ -299,6 +318,7 @@ clean:
 .PHONY: all check check-unit check-image check-host check-report check-compare check-e2e check-bisect \
 	run bench deps \
 	check-disk check-pxe check-capture check-lava check-watchdog check-lab check-faults check-bench \
-	check-verdicts check-outsafety check-kernels check-distro check-stats check-ci clean fuzz
+	check-verdicts check-outsafety check-sharedcache check-kernels check-distro clean fuzz \
+	check-docs check-agree check-stats check-ci
 .SECONDARY:
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

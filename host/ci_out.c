@@ -21,6 +21,7 @@
 #include "html_report.h"
 #include "json.h"
 #include "junit.h"
+#include "schema.h"
 #include "util.h"
 
 /* "L" or "L.b<N>": a boot of the kernel labelled L. */
@@ -349,6 +350,7 @@ static void w_ci(FILE *f, const void *arg)
 
 	bm_json_init(&j, f, 1);
 	bm_json_obj_begin(&j);
+	bm_json_kstr(&j, "schema", BM_SCHEMA_CI);
 	bm_json_kstr(&j, "candidate_label", ci->cand_label);
 	bm_json_kstr(&j, "candidate_spec", ci->cand_spec);
 	bm_json_kstr(&j, "candidate_src", ci->o.src);

@@ -72,10 +72,15 @@ static const struct bm_opt step_tab[] = {
 
 static void step_usage(FILE *f)
 {
-	fprintf(f, "usage: git bisect run bootmark bisect-step --metric W.V.M\n"
-		   "           (--good-value X --bad-value Y | --good DIR --bad DIR) [options]\n"
-		   "       git bisect run bootmark bisect-step --boot [options]\n\n"
-		   "Builds the kernel tree in --src (default: the current directory) with the\n"
+	static const struct bm_usage forms[] = {
+		{ .cmd = "git bisect run bootmark bisect-step",
+		  .lead = "(--metric W.V.M (--good-value X --bad-value Y "
+		  "| --good DIR --bad DIR) | --boot)", .tab = step_tab },
+		{ .cmd = NULL },
+	};
+
+	bm_cli_usage(f, forms);
+	fprintf(f, "\nBuilds the kernel tree in --src (default: the current directory) with the\n"
 		   "config fragment, or boots --kernel SPEC / the spec in --kernel-file, runs the\n"
 		   "suite and judges the metric against the good and bad references.\n"
 		   "Exit (git bisect run): 0 good, 1 bad, 125 skip (build failure, boot failure,\n"

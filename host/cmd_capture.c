@@ -64,9 +64,15 @@ static void on_signal(int sig)
 
 static void cap_usage(FILE *f)
 {
-	fprintf(f, "usage: bootmark capture (--serial DEV[,BAUD] | --tcp HOST:PORT | --file LOG [--follow])\n"
-		   "                        --out DIR [options]\n\n"
-		   "Reads a box's console, splits it into runs (a new run id, a kernel banner),\n"
+	static const struct bm_usage forms[] = {
+		{ .cmd = "bootmark capture",
+		  .lead = "(--serial DEV[,BAUD] | --tcp HOST:PORT | --file LOG [--follow]) "
+		  "--out DIR", .tab = cap_tab },
+		{ .cmd = NULL },
+	};
+
+	bm_cli_usage(f, forms);
+	fprintf(f, "\nReads a box's console, splits it into runs (a new run id, a kernel banner),\n"
 		   "reports damaged records and writes OUT/<label>/ per run as bootmark run does.\n"
 		   "Stops at the end of LOG (without --follow), after --runs, --idle or SIGINT/SIGTERM.\n"
 		   "Exit: 0 every run completed, else the class of the first run that did not\n"

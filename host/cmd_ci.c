@@ -65,10 +65,16 @@ static const struct bm_opt boot_tab[] = {
 
 static void ci_usage(FILE *f)
 {
-	fprintf(f, "usage: bootmark ci (--kernel SPEC | --src TREE)\n"
-		   "                   (--baseline SPEC | --baseline-rev REV | --baseline-results DIR)\n"
-		   "                   --out DIR [--suite smoke] [--fs ext4] [--fail-on regression]\n"
-		   "                   [run and compare options]\n\n"
+	static const struct bm_usage forms[] = {
+		{ .cmd = "bootmark ci",
+		  .lead = "(--kernel SPEC | --src TREE) "
+			  "(--baseline SPEC | --baseline-rev REV | --baseline-results DIR) --out DIR",
+		  .tab = ci_tab },
+		{ .cmd = NULL },
+	};
+
+	bm_cli_usage(f, forms);
+	fprintf(f, "\n"
 		   "Builds or takes the candidate kernel, gets the baseline, boots both interleaved\n"
 		   "(bootmark run --repeat auto; only the candidate with --baseline-results), and\n"
 		   "writes OUT/run/ (the boots), compare.txt, compare.json, report.html, junit.xml,\n"

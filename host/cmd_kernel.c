@@ -24,11 +24,16 @@ static const struct bm_opt build_tab[] = {
 
 static void kernel_usage(FILE *f)
 {
-	fprintf(f, "usage: bootmark kernel fetch SPEC\n"
-		   "       bootmark kernel list\n"
-		   "       bootmark kernel update\n"
-		   "       bootmark kernel build SRC [options]\n\n"
-		   "fetch: SPEC is RELEASE or deb:RELEASE (linux-image-RELEASE from whichever of\n"
+	static const struct bm_usage forms[] = {
+		{ .cmd = "bootmark kernel fetch", .lead = "SPEC" },
+		{ .cmd = "bootmark kernel list" },
+		{ .cmd = "bootmark kernel update" },
+		{ .cmd = "bootmark kernel build", .lead = "SRC", .tab = build_tab },
+		{ .cmd = NULL },
+	};
+
+	bm_cli_usage(f, forms);
+	fprintf(f, "\nfetch: SPEC is RELEASE or deb:RELEASE (linux-image-RELEASE from whichever of\n"
 		   "       Debian 12's and 13's archives has it: bookworm, trixie and their\n"
 		   "       -security, -updates and -backports; downloaded, extracted and\n"
 		   "       depmod'ed into the cache), or local:BZIMAGE[:MODULES_ROOT] (checked,\n"

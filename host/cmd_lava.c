@@ -53,9 +53,16 @@ static const struct bm_opt lava_tab[] = {
 
 static void lava_usage(FILE *f)
 {
-	fprintf(f, "usage: bootmark lava --kernel-url URL --initrd-url URL --device-type TYPE\n"
-		   "                     --disk-serial SERIAL [options] [-o FILE]\n\n"
-		   "Writes a LAVA job (YAML) that deploys the kernel and the bootmark initrd to\n"
+	static const struct bm_usage forms[] = {
+		{ .cmd = "bootmark lava",
+		  .lead = "--kernel-url URL --initrd-url URL --device-type TYPE (--disk-serial "
+		  "SERIAL | --disk-wwn WWN | --disk-model MODEL | --disk-size SIZE)",
+		  .tab = lava_tab },
+		{ .cmd = NULL },
+	};
+
+	bm_cli_usage(f, forms);
+	fprintf(f, "\nWrites a LAVA job (YAML) that deploys the kernel and the bootmark initrd to\n"
 		   "TFTP, boots them and turns every metric of the run into one LAVA test case\n"
 		   "(kernel command line bootmark.lava=1; docs/lava.md).  The same options give\n"
 		   "the same bytes.\n"

@@ -109,12 +109,17 @@ static int make_archive(const struct bm_initrd_req *req, const struct compressor
 	char cpio[4096], tmp[4096];
 	int rc;
 
-	if (bm_path(cpio, sizeof(cpio), "%s/modules.cpio", stage) ||
-	    bm_path(tmp, sizeof(tmp), "%s.tmp", dst))
+	if (bm_path(cpio, sizeof(cpio), "%s/modules.cpio", stage))
 		return -ENAMETOOLONG;
 	rc = modules_cpio(req, stage, cpio);
 	if (rc)
 		return rc;
+	/* a name of its own: two runs building the same cached archive each
+	 * rename a whole one into place (the bytes are the same) */
+	rc = bm_out_tmp(dst, tmp, sizeof(tmp));
+	if (rc < 0)
+		return rc;
+	close(rc);
 	rc = compress_to(c, cpio, tmp);
 	if (!rc && rename(tmp, dst))
 		rc = -errno;

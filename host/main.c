@@ -37,6 +37,7 @@ static void usage(FILE *f)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].help);
 	fprintf(f, "\nExit codes: 0 ok; run, parse and capture: the class of the first boot that\n"
 		   "did not complete (10..22, e.g. 13 panic, 19 protocol-error, 22 interrupted);\n"
+		   "compare --fail-on and ci: 30 the gate tripped (a headline regression);\n"
 		   "100 bad input; 111 system or infrastructure error; a run stopped by SIGINT,\n"
 		   "SIGTERM or SIGHUP ends by that signal once its results are written\n"
 		   "(docs/exit-codes.md).\n");

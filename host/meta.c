@@ -10,6 +10,7 @@
 #include "boot.h"
 #include "json.h"
 #include "util.h"
+#include "schema.h"
 
 static const char *const watch_names[] = {
 	[BM_WATCH_NONE] = "none", [BM_WATCH_EXITED] = "exited",
@@ -136,6 +137,7 @@ static void meta_body(FILE *f, const void *arg)
 
 	bm_json_init(&j, f, 1);
 	bm_json_obj_begin(&j);
+	bm_json_kstr(&j, "schema", BM_SCHEMA_META);
 	bm_json_kstr(&j, "label", b->label);
 	bm_json_kstr(&j, "spec", b->spec);
 	bm_json_kstr(&j, "kernel_release", b->k.release);
@@ -246,6 +248,7 @@ void bm_results_json(FILE *f, const struct bm_results *r)
 
 	bm_json_init(&j, f, 1);
 	bm_json_obj_begin(&j);
+	bm_json_kstr(&j, "schema", BM_SCHEMA_RESULTS);
 	bm_json_kstr(&j, "run", r->run);
 	bm_json_kstr(&j, "source", r->source);
 	bm_json_kstr(&j, "status", bm_status_name(r->status));

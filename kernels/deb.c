@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <pwd.h>
 #include <unistd.h>
 
 #include "kernel.h"
@@ -160,9 +161,18 @@ static int keep_files(const char *x, const char *keep, const char *rel)
 
 /*
  * apt-get drops privileges to _apt for the download; the cache under a
- * 0700 home is out of its reach, so it downloads into a world-writable
- * temporary directory of its own.
+ * 0700 home is out of its reach, so it downloads into a temporary folder of
+ * its own, given to _apt alone (mode 0700): a world-writable one would let
+ * another user plant the .deb that is then extracted as root.
  */
+static void give_to_apt(const char *dir)
+{
+	struct passwd *pw = geteuid() == 0 ? getpwnam("_apt") : NULL;
+
+	if (pw && !chown(dir, pw->pw_uid, pw->pw_gid))
+		return;
+	/* no _apt (or not root): apt downloads as us, the 0700 folder is ours */
+}
 static int download(const struct bm_debpkg *p, char *deb, size_t len, char *dldir, size_t dllen)
 {
 	const char *tmpdir = getenv("TMPDIR");
@@ -175,7 +185,7 @@ static int download(const struct bm_debpkg *p, char *deb, size_t len, char *dldi
 		return -ENAMETOOLONG;
 	if (!mkdtemp(dldir))
 		return -errno;
-	chmod(dldir, 0777);
+	give_to_apt(dldir);
 	bm_msg("downloading linux-image-%s %s from %s", p->release, p->version, p->archive);
 	rc = bm_apt_run("apt-get", args, dldir, NULL, &status);
 	if (!rc && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
@@ -222,6 +232,27 @@ out_rm_dldir:
 	return rc;
 }
 
+/* .tmp-<release>-* folders of fetches that were killed: only the lock's
+ * holder makes them, so with the lock held every one left is stale. */
+static void remove_stale(const char *dir, const char *release)
+{
+	char prefix[BM_REL_MAX + 8], path[PATH_MAX];
+	struct dirent *de;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return;
+	snprintf(prefix, sizeof(prefix), ".tmp-%s-", release);
+	while ((de = readdir(d))) {
+		if (strncmp(de->d_name, prefix, strlen(prefix)) || strlen(de->d_name) != strlen(prefix) + 6 ||
+		    bm_path(path, sizeof(path), "%s/%s", dir, de->d_name))
+			continue;
+		bm_msg("removing %s, left by a fetch that did not finish", path);
+		bm_rm_rf(path);
+	}
+	closedir(d);
+}
+
 int bm_deb_known(const char *release)
 {
 	struct bm_debpkg p;
@@ -232,9 +263,10 @@ int bm_deb_known(const char *release)
 int bm_deb_fetch(const char *release)
 {
 	char dir[PATH_MAX], tmp[PATH_MAX], keep[PATH_MAX], final[PATH_MAX], where[512];
+	char lock[PATH_MAX], what[BM_REL_MAX + 16];
 	struct bm_debpkg p;
 	struct bm_kernel k;
-	int rc;
+	int rc, lfd = -1;
 
 	if (!bm_release_ok(release)) {
 		bm_msg("bad kernel release '%s'", release);
@@ -268,12 +300,25 @@ int bm_deb_fetch(const char *release)
 		return rc;
 	}
 	if (bm_path(tmp, sizeof(tmp), "%s/.tmp-%s-XXXXXX", dir, release) ||
-	    bm_path(final, sizeof(final), "%s/%s", dir, release))
+	    bm_path(final, sizeof(final), "%s/%s", dir, release) ||
+	    bm_path(lock, sizeof(lock), "%s/.%s.lock", dir, release))
 		return -ENAMETOOLONG;
+	/* one fetch of a release at a time; the next one finds it complete */
+	snprintf(what, sizeof(what), "fetching %s", release);
+	rc = bm_cache_lock(lock, what, &lfd);
+	if (rc) {
+		bm_msg("cannot lock %s: %s", lock, strerror(-rc));
+		return rc;
+	}
+	if (!bm_deb_cached(release, &k)) {
+		bm_msg("kernel %s was cached by another bootmark meanwhile", release);
+		goto out_unlock;
+	}
+	remove_stale(dir, release);
 	if (!mkdtemp(tmp)) {
 		rc = -errno;
 		bm_msg("cannot create a directory in %s: %s", dir, strerror(-rc));
-		return rc;
+		goto out_unlock;
 	}
 	rc = download_extract(tmp, &p);
 	if (rc)
@@ -288,5 +333,7 @@ int bm_deb_fetch(const char *release)
 	bm_msg("kernel %s (%s, %s) cached in %s", release, p.version, p.archive, final);
 out_rm_tmp:
 	bm_rm_rf(tmp);
+out_unlock:
+	bm_cache_unlock(lfd);
 	return rc;
 }

@@ -158,13 +158,31 @@ static int apt_setup(struct apt *a, int *changed)
 	rc = apt_paths(a);
 	if (rc)
 		return rc;
+	rc = bm_mkdir_p(a->dir, 0755);  /* bootmark's folder: trusted (outdir.h) */
+	if (rc) {
+		bm_msg("cannot create %s: %s", a->dir, strerror(-rc));
+		return rc;
+	}
+	/* below it, apt's own: it gives the partial/ folders to its _apt user */
 	for (i = 0; sub[i]; i++) {
+		char *p;
+
 		if (bm_path(path, sizeof(path), "%s/%s", a->dir, sub[i]))
 			return -ENAMETOOLONG;
-		rc = bm_mkdir_p(path, 0755);
-		if (rc) {
-			bm_msg("cannot create %s: %s", path, strerror(-rc));
-			return rc;
+		for (p = path + strlen(a->dir) + 1;; p++) {
+			char c = *p;
+
+			if (c && c != '/')
+				continue;
+			*p = '\0';
+			if (mkdir(path, 0755) && errno != EEXIST) {
+				rc = -errno;
+				bm_msg("cannot create %s: %s", path, strerror(-rc));
+				return rc;
+			}
+			*p = c;
+			if (!c)
+				break;
 		}
 	}
 	if (!keyring || !*keyring)
@@ -378,7 +396,31 @@ static int report_lists(const char *log, const char *keyring)
 	return nhave;
 }
 
+static int update_locked(int force);
+
+/* One apt-get update at a time on bootmark's lists (apt itself would refuse a
+ * second with "Could not get lock"); a waiter then takes the fresh lists. */
 int bm_apt_update(int force)
+{
+	char lock[PATH_MAX];
+	struct apt a;
+	int rc, fd;
+
+	rc = apt_paths(&a);
+	if (!rc)
+		rc = bm_mkdir_p(a.dir, 0755);
+	if (!rc)
+		rc = bm_path(lock, sizeof(lock), "%s/update.lock", a.dir);
+	if (!rc)
+		rc = bm_cache_lock(lock, "updating the package lists", &fd);
+	if (rc)
+		return rc;
+	rc = update_locked(force);
+	bm_cache_unlock(fd);
+	return rc;
+}
+
+static int update_locked(int force)
 {
 	char log[PATH_MAX], stamp[PATH_MAX], now[32];
 	struct apt a;
@@ -389,7 +431,8 @@ int bm_apt_update(int force)
 	if (rc)
 		return rc;
 	age = lists_age(&a);
-	if (!force && !changed && age >= 0 && age < BM_APT_MAX_AGE)
+	/* forced: unless lists came a minute ago (a process this one waited for) */
+	if (!changed && age >= 0 && age < (force ? 60 : BM_APT_MAX_AGE))
 		return 0;
 	bm_msg("updating bootmark's Debian package lists in %s/lists", a.dir);
 	rc = run_update(&a, log, sizeof(log));

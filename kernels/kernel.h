@@ -109,6 +109,10 @@ int bm_deb_madison_parse(const char *out, struct bm_debpkg **pkgs, size_t *n);
  * when none has. */
 #define BM_APT_MAX_AGE (24 * 3600)
 int bm_apt_update(int force);
+/* An exclusive flock on the lock file path (created), waited for with a
+ * message naming what; *fd holds it until bm_cache_unlock.  0 or -errno. */
+int bm_cache_lock(const char *path, const char *what, int *fd);
+void bm_cache_unlock(int fd);
 /* Runs apt-get (or apt-cache) with bootmark's configuration and args;
  * stdout captured into *out when out is given. */
 int bm_apt_run(const char *prog, char *const *args, const char *cwd, char **out, int *status);

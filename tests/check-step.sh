@@ -4,7 +4,8 @@
 # reason is the last "# SKIP ..." line CMD printed (the tests print one when a tool or
 # package is missing, e.g. lava-common on Debian 13).  With $CHECK_LOG set (make check
 # sets it), the outcome is appended there as "pass|fail|skip NAME REASON", and
-# --summary prints those lines' counts and the skips' reasons.
+# --summary prints those lines' counts and the skips' reasons.  A part may add a
+# line of its own to the summary: its "# SUMMARY ..." lines (the doc check's counts).
 # Usage: sh tests/check-step.sh NAME CMD [ARG...]
 #        sh tests/check-step.sh --summary LOG
 # Exit: 0 passed or skipped, CMD's status when it failed.
@@ -14,6 +15,7 @@ summary() {
 	p=$(grep -c '^pass ' "$1") f=$(grep -c '^fail ' "$1") s=$(grep -c '^skip ' "$1")
 	echo "check: $p passed, $f failed, $s skipped"
 	sed -n 's/^skip \([^ ]*\) \(.*\)/  skipped: \1 (\2)/p; s/^fail \([^ ]*\) \(.*\)/  FAILED: \1 (\2)/p' "$1"
+	sed -n 's/^note \([^ ]*\) \(.*\)/  \1: \2/p' "$1"
 }
 
 if [ "${1:-}" = --summary ]; then
@@ -35,6 +37,9 @@ case $rc in
 	echo "$name: skipped: $why" ;;
 *) outcome=fail why="exit $rc" ;;
 esac
-[ -n "${CHECK_LOG:-}" ] && echo "$outcome $name $why" >> "$CHECK_LOG"
+if [ -n "${CHECK_LOG:-}" ]; then
+	echo "$outcome $name $why" >> "$CHECK_LOG"
+	sed -n "s/^# SUMMARY */note $name /p" "$tmp" >> "$CHECK_LOG"
+fi
 [ "$outcome" != fail ] || exit "$rc"
 exit 0
