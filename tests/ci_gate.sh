@@ -41,7 +41,7 @@ for t in node npm rsync git xmllint prove qemu-system-x86_64; do
 	command -v $t >/dev/null || skip "no $t (host/install-deps.sh installs it)"
 done
 [ -x "$py" ] || skip "no $py"
-out=$(mktemp -d /tmp/bootmark-ci.XXXXXX)
+out=$(mktemp -d)
 t0=$(date +%s)
 
 # the tools, once
