@@ -180,7 +180,7 @@ check-stats: all
 
 # the CI job files of docs/ci/ run by real CI tools: the GitLab job under gitlab-ci-local
 # (an A/A pair passes, the init_on_alloc=1 slowdown fails with the gate's 30), the GitHub
-# workflow through action-validator (npm; no registry: a skip).  About 8 minutes (QEMU),
+# workflow through action-validator (npm; no registry: a skip).  About 5 minutes (QEMU),
 # 6 more the first time (npm): opt-in, not in CHECK_PARTS (docs/ci.md, "Why check-ci is opt-in")
 check-ci: all
 	$(Q)BM=$(O)/bootmark $(STEP) ci sh tests/ci_gate.sh
