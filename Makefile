@@ -197,6 +197,18 @@ check-report: all
 check-compare: all
 	$(Q)BM=$(O)/bootmark COMPARE_PARTS=aa $(STEP) compare sh tests/compare_verdict.sh
 
+# compare's statistics against scipy and statsmodels (Welch p, exact and normal
+# Mann-Whitney p, BH q-values) and compare --fail-on's codes, on generated boot folders
+check-stats: all
+	$(Q)BM=$(O)/bootmark $(STEP) stats sh tests/stats_ref.sh
+
+# the CI job files of docs/ci/ run by real CI tools: the GitLab job under gitlab-ci-local
+# (an A/A pair passes, the init_on_alloc=1 slowdown fails with the gate's 30), the GitHub
+# workflow through action-validator (npm; no registry: a skip).  About 5 minutes (QEMU),
+# 6 more the first time (npm): opt-in, not in CHECK_PARTS (docs/ci.md, "Why check-ci is opt-in")
+check-ci: all
+	$(Q)BM=$(O)/bootmark $(STEP) ci sh tests/ci_gate.sh
+
 # bisect over a list, git bisect run with bisect-step, bisect-step's exit codes (QEMU)
 check-bisect: all
 	$(Q)BM=$(O)/bootmark $(STEP) bisect sh tests/bisect.sh
@@ -287,7 +299,7 @@ check-layers:
 		"$(word 2,$(subst :, ,$(p)))|$(call layer_inc,$(word 1,$(subst :, ,$(p)))/x.c)|$(call layer_inc,host/x.c)")
 
 CHECK_PARTS := check-layers check-unit check-bench check-kernels check-image check-host check-report \
-	check-compare check-e2e check-bisect check-lab check-faults check-verdicts check-outsafety \
+	check-stats check-compare check-e2e check-bisect check-lab check-faults check-verdicts check-outsafety \
 	check-sharedcache check-agree check-docs
 check:
 	$(Q)mkdir -p $(O) && : > $(O)/check.log
@@ -343,6 +355,6 @@ clean:
 	run bench deps \
 	check-disk check-pxe check-capture check-lava check-watchdog check-lab check-faults check-bench \
 	check-verdicts check-outsafety check-sharedcache check-kernels check-distro clean fuzz \
-	check-docs check-agree
+	check-docs check-agree check-stats check-ci
 .SECONDARY:
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

@@ -36,11 +36,32 @@ void bm_welch_test(const double *a, size_t na, const double *b, size_t nb,
 
 struct bm_mwu {
 	double u;   /* U of sample a: pairs (a_i, b_j) with a_i > b_j, ties 1/2 */
-	double z;   /* normal approximation, tie- and continuity-corrected */
+	double z;   /* normal approximation, tie- and continuity-corrected; NAN if all tied */
 	double p;   /* two-sided; NAN when undefined (n < 1 or all values tied) */
+	int exact;  /* p is from the exact permutation distribution */
 };
-/* Mann-Whitney U test; p from the normal approximation with tie correction. */
+/*
+ * Mann-Whitney U test.  When one sample has at most BM_MWU_EXACT_MAX values
+ * (and both together at most BM_MWU_EXACT_TOTAL), p is exact: twice the
+ * smaller tail of the rank sum's distribution over all C(n, m) ways of
+ * splitting the pooled values, ties taking their midranks.  Untied, that is
+ * Mann & Whitney's exact distribution, as scipy's mannwhitneyu(method=
+ * "auto") uses it; tied, it is the conditional (permutation) distribution
+ * scipy.stats.permutation_test gives, where scipy's mannwhitneyu falls back
+ * on the normal approximation, which at 3 against 3 goes below the 0.1
+ * that no split can (docs/results.md).  Otherwise the normal approximation
+ * with tie and continuity correction.
+ */
+#define BM_MWU_EXACT_MAX 8
+#define BM_MWU_EXACT_TOTAL 1000
 void bm_mwu_test(const double *a, size_t na, const double *b, size_t nb, struct bm_mwu *m);
+/*
+ * The exact two-sided p of a rank sum: the sample is m of the n scores
+ * (doubled midranks, so integers), its doubled rank sum r2;
+ * min(1, 2 min(P(R <= r), P(R >= r))) over all C(n, m) equally likely
+ * samples.  NAN without memory.
+ */
+double bm_ranksum_exact_p(const long *score2, size_t n, size_t m, long r2);
 
 /*
  * Benjamini-Hochberg adjusted p-values (q-values) of the n values p[]:

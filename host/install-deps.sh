@@ -63,7 +63,13 @@ mkfs.f2fs|f2fs-tools|make check-disk's f2fs decoy
 mkfs.jfs|jfsutils|make check-unit's disk-signature test on a real jfs (runner_disksig_test)
 mkfs.reiserfs|reiserfsprogs|make check-unit's disk-signature test on a real reiserfs (runner_disksig_test)
 mkfs.fat|dosfstools|make check-unit's disk-signature test on a real FAT (runner_disksig_test)
-make-bcache|bcache-tools|make check-disk's bcache decoy"
+make-bcache|bcache-tools|make check-disk's bcache decoy
+/usr/lib/python3/dist-packages/scipy/__init__.py|python3-scipy|make check-stats (compare's Welch and Mann-Whitney p against scipy)
+/usr/lib/python3/dist-packages/statsmodels/__init__.py|python3-statsmodels|make check-stats (compare's Benjamini-Hochberg q-values against statsmodels)
+node|nodejs|make check-ci (the GitLab job under gitlab-ci-local, the GitHub workflow through action-validator)
+npm|npm|make check-ci (gitlab-ci-local and @action-validator/cli come from the npm registry)
+rsync|rsync|make check-ci (gitlab-ci-local copies the project with rsync)
+g++|g++|make check-ci (npm compiles gitlab-ci-local's re2 module with node-gyp)"
 
 # "Debian GNU/Linux 13 (trixie)"
 release=$(. /etc/os-release 2>/dev/null && echo "${PRETTY_NAME:-$ID $VERSION_ID}") || release="this system"

@@ -17,6 +17,7 @@ static const struct {
 	{ "export", bm_cmd_export, "tidy JSON or CSV rows from run directories" },
 	{ "compare", bm_cmd_compare, "kernels side by side: statistics and significance marks" },
 	{ "report", bm_cmd_report, "compare's tables and plots as one HTML file (-o FILE)" },
+	{ "ci", bm_cmd_ci, "a CI job: build, boot against a baseline, compare, gate (exit 30)" },
 	{ "bisect", bm_cmd_bisect, "the first bad kernel of an ordered list (metric or boot)" },
 	{ "bisect-step", bm_cmd_bisect_step, "one step of git bisect run: exit 0 good, 1 bad, 125 skip" },
 	{ "pxe", bm_cmd_pxe, "a TFTP tree (pxelinux, iPXE) booting kernels on lab boxes, with queues" },
@@ -36,6 +37,7 @@ static void usage(FILE *f)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].help);
 	fprintf(f, "\nExit codes: 0 ok; run, parse and capture: the class of the first boot that\n"
 		   "did not complete (10..22, e.g. 13 panic, 19 protocol-error, 22 interrupted);\n"
+		   "compare --fail-on and ci: 30 the gate tripped (a headline regression);\n"
 		   "100 bad input; 111 system or infrastructure error; a run stopped by SIGINT,\n"
 		   "SIGTERM or SIGHUP ends by that signal once its results are written\n"
 		   "(docs/exit-codes.md).\n");

@@ -15,5 +15,6 @@
 #define BM_SCHEMA_REPEAT  "bootmark-repeat/1"   /* OUT/repeat.json (--repeat auto) */
 #define BM_SCHEMA_EXPORT  "bootmark-export/1"   /* each row of bootmark export */
 #define BM_SCHEMA_COMPARE "bootmark-compare/1"  /* bootmark compare --format json */
+#define BM_SCHEMA_CI      "bootmark-ci/1"       /* OUT/ci.json (bootmark ci) */
 
 #endif

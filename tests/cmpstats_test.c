@@ -85,18 +85,61 @@ static void mwu(void)
 	static const double a[] = { 19, 22, 16, 29, 24 }, b[] = { 20, 11, 17, 12 };
 	static const double c[] = { 1, 2, 2, 3, 5, 7 }, d[] = { 2, 4, 6, 8, 9, 10, 11 };
 	static const double e[] = { 4, 4 }, f[] = { 4, 4, 4 };
+	static const double lo[] = { 1, 2, 3 }, hi[] = { 4, 5, 6 };
+	static const double g9[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9 };
+	static const double h10[] = { 10, 11, 12, 13, 14, 15, 16, 17, 18, 19 };
+	static const double s4[] = { 1.5, 2.5, 9, 10.5 };
+	static const double t1[] = { 1, 1, 1 }, t2[] = { 2, 2, 2 };
+	static const double big1[] = { 1, 2, 2, 3, 3, 3, 4, 4, 5 };
+	static const double big2[] = { 3, 4, 4, 5, 5, 5, 6, 6, 7, 7 };
+	double l30[30];
 	struct bm_mwu m;
+	size_t i;
 
 	bm_mwu_test(a, N(a), b, N(b), &m);
 	near(m.u, 17, 0, "U(a) = 17");
-	near(m.p, 0.1113468865, 1e-8, "normal approximation p");
+	/* exact: 2 P(U >= 17) = 2 x 7/126 (scipy.stats.mannwhitneyu: 0.1111...) */
+	near(m.p, 2 * 7 / 126.0, 1e-12, "untied, 5 against 4: exact p = 14/126");
+	tap_ok(m.exact, "...from the exact distribution");
+	near(m.z, 1.5921683328, 1e-9, "z of the normal approximation kept beside it");
 	bm_mwu_test(b, N(b), a, N(a), &m);
 	near(m.u, 3, 0, "U(b) = 3");
+	near(m.p, 2 * 7 / 126.0, 1e-12, "swapped samples, same p");
+	bm_mwu_test(lo, 3, hi, 3, &m);
+	near(m.p, 0.1, 1e-15, "3 against 3, no overlap: 2/C(6,3) = 0.1, the exact minimum");
+	bm_mwu_test(lo, 1, hi, 1, &m);
+	near(m.p, 1, 0, "1 against 1: p = 1");
+	bm_mwu_test(g9, N(g9), h10, N(h10), &m);
+	tap_ok(!m.exact, "9 against 10: both above 8, normal approximation (as scipy)");
+	near(m.p, 0.0002797002701866865, 1e-12, "9 against 10: scipy's asymptotic p");
+	/* 3..6 and 11..36: s4 ranks 1, 2, 7 and 8 among 34 values */
+	for (i = 0; i < 30; i++)
+		l30[i] = i < 4 ? (double)(i + 3) : (double)(i + 7);
+	bm_mwu_test(s4, N(s4), l30, 30, &m);
+	tap_ok(m.exact, "4 against 30, untied: exact");
+	near(m.p, 0.002285664999137485, 1e-12, "4 against 30: scipy's exact p");
+	bm_mwu_test(l30, 30, s4, N(s4), &m);
+	near(m.p, 0.002285664999137485, 1e-12, "30 against 4: the same p");
 	bm_mwu_test(c, N(c), d, N(d), &m);
 	near(m.u, 7, 0, "U with ties counts a tied pair as 1/2");
-	near(m.p, 0.05247015954, 1e-8, "tie-corrected p");
+	/* scipy.stats.permutation_test over the C(13, 6) = 1716 splits */
+	near(m.p, 0.05011655011655012, 1e-12, "ties, 6 against 7: the exact permutation p");
+	tap_ok(m.exact, "...exact, not the normal approximation");
+	near(m.z, -1.939256116585503, 1e-12, "its tie-corrected z (scipy's, with the sign of U - m n / 2)");
+	bm_mwu_test(t1, N(t1), t2, N(t2), &m);
+	near(m.p, 0.1, 1e-15, "1 1 1 against 2 2 2: 0.1 (the normal approximation says 0.047)");
+	bm_mwu_test(big1, N(big1), big2, N(big2), &m);
+	tap_ok(!m.exact, "9 against 10 with ties: the normal approximation");
+	near(m.p, 0.004255265199337645, 1e-12, "...with tie correction (scipy's asymptotic p)");
 	bm_mwu_test(e, N(e), f, N(f), &m);
 	tap_ok(m.u == 3 && isnan(m.p), "all values tied: U = n1 n2 / 2, p undefined");
+	{
+		static const long sc[] = { 2, 4, 6, 8, 10, 12 };
+
+		near(bm_ranksum_exact_p(sc, 6, 3, 2 * 6), 0.1, 1e-15,
+		     "rank sum 6 of 3 among 6: 2 x 1/20");
+		near(bm_ranksum_exact_p(sc, 6, 3, 2 * 10), 1, 0, "the median rank sum: p = 1");
+	}
 }
 
 static void bh(void)

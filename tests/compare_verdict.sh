@@ -90,6 +90,16 @@ print(len(d["findings"]) + sum(r["changed"] for r in d["rows"]))' "$out/aa.json"
 	v=$(py "$consistent" "$out/aa.json")
 	check "A/A: q-values are BH of the p-values, changed = q <= alpha and min change ($v)" \
 		"[ '$v' = ok ]"
+	low=$(py 'import json,sys; d=json.load(open(sys.argv[1])); n={}
+for r in d["rows"]: n.setdefault(r["group"] + r["metric"], []).append(r["n"])
+print(sum(1 for r in d["rows"] if r["p_mwu"] is not None and r["p_mwu"] < 0.1 - 1e-12
+	and n[r["group"] + r["metric"]] == [3, 3]))' "$out/aa.json")
+	check "A/A: no p_mwu below 0.1, the exact minimum at 3 against 3 (${low:-?} below)" \
+		"[ '${low:-x}' = 0 ]"
+	$bin compare --fail-on regression "$dir" >/dev/null 2>"$out/aa.gate"
+	rc=$?
+	sed 's/^/#   /' "$out/aa.gate"
+	check "A/A: compare --fail-on regression exits 0 (got $rc)" "[ $rc -eq 0 ]"
 }
 
 # 2 -------------------------------------------------------------------------
@@ -141,6 +151,12 @@ print(sorted({r["kernel"] for r in d["rows"]} - {d["baseline"]})[0])' "$out/ab.j
 	v=$(py "$consistent" "$out/ab.json")
 	check "A/B: q-values are BH of the p-values, changed = q <= alpha and min change ($v)" \
 		"[ '$v' = ok ]"
+	$bin compare --fail-on regression "$dir" >/dev/null 2>"$out/ab.gate"
+	rc=$?
+	sed 's/^/#   /' "$out/ab.gate"
+	check "A/B: compare --fail-on regression exits the gate's 30 (got $rc)" "[ $rc -eq 30 ]"
+	check "A/B: the gate names dd64r's slowed headline real" \
+		"grep -q '^  dd64r real EXT4 .* regression\$' $out/ab.gate"
 	$bin compare --min-change 100 "$dir" >"$out/ab100.txt" 2>&1
 	check "A/B: --min-change 100 drops it (the slowdown is smaller than +100%)" \
 		"! grep -q '^  dd64r real' $out/ab100.txt"

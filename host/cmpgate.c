@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The CI gate (cmpgate.h).  It judges by the summary entries, so exactly what
+ * compare lists under "Significant regressions" (or any headline change)
+ * stops a job: the false discovery control and the minimum change are the
+ * summary's, and a test's secondary metrics never stop a job on their own.
+ */
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "cmpgate.h"
+#include "json.h"
+#include "util.h"
+
+const char *const bm_gate_modes[] = { "none", "regression", "change", NULL };
+
+int bm_gate_parse(const char *s, enum bm_gate_mode *m)
+{
+	int i;
+
+	*m = BM_GATE_OFF;
+	if (!s || !s[0])
+		return 0;
+	for (i = 0; bm_gate_modes[i]; i++)
+		if (!strcmp(s, bm_gate_modes[i])) {
+			*m = (enum bm_gate_mode)i;
+			return 0;
+		}
+	bm_msg("bad --fail-on '%s': want regression, change or none", s);
+	return -EINVAL;
+}
+
+int bm_gate_trips(const struct bm_cmp_entry *e, enum bm_gate_mode m)
+{
+	if (m == BM_GATE_REGRESSION)
+		return e->kind == BM_KIND_REGRESSION;
+	return m == BM_GATE_CHANGE && e->head && e->head->changed;
+}
+
+/* The class of the boots, as run would exit: infra-error first, then the
+ * first boot that did not complete. */
+static const struct bm_cmp_boot *failed_boot(const struct bm_cmp *c, int *code)
+{
+	const struct bm_cmp_boot *first = NULL;
+	size_t i;
+
+	*code = 0;
+	for (i = 0; i < c->nboots; i++) {
+		const struct bm_cmp_boot *b = &c->boots[i];
+
+		if (b->r.status == BM_ST_INFRA_ERROR) {
+			*code = BM_EXIT_SYSTEM;
+			return b;
+		}
+		if (!first && b->r.status != BM_ST_COMPLETED)
+			first = b;
+	}
+	if (first)
+		*code = bm_status_exit(first->r.status);
+	return first;
+}
+
+void bm_gate_decide(const struct bm_cmp *c, enum bm_gate_mode m, struct bm_gate *g)
+{
+	const char *what = m == BM_GATE_CHANGE ? "change" : "regression";
+	size_t i;
+
+	memset(g, 0, sizeof(*g));
+	g->mode = m;
+	if (m == BM_GATE_OFF)
+		return;
+	for (i = 0; i < c->nrows; i++)
+		if (c->rows[i].kidx && c->rows[i].headline) {
+			g->nheads++;
+			g->nuntested += isnan(c->rows[i].p_welch);
+		}
+	for (i = 0; i < c->nentries; i++)
+		g->ntrip += (size_t)bm_gate_trips(&c->entries[i], m);
+	g->boot = failed_boot(c, &g->code);
+	if (g->boot) {
+		snprintf(g->why, sizeof(g->why), "boot %s did not complete (%s), exit %d",
+			 g->boot->label, bm_status_name(g->boot->r.status), g->code);
+	} else if (c->nkernels < 2) {
+		g->code = BM_EXIT_USAGE;
+		snprintf(g->why, sizeof(g->why), "one kernel only: nothing to compare, exit %d",
+			 g->code);
+	} else if (g->nheads == g->nuntested) {
+		g->code = BM_EXIT_USAGE;
+		snprintf(g->why, sizeof(g->why), "no headline metric could be tested (%zu rows, "
+			 "n < 2 or no variance: boot each kernel twice or more), exit %d",
+			 g->nheads, g->code);
+	} else if (g->ntrip) {
+		g->code = BM_EXIT_GATE;
+		snprintf(g->why, sizeof(g->why), "FAIL, exit %d: %zu headline %s%s", g->code,
+			 g->ntrip, what, g->ntrip > 1 ? "s" : "");
+	} else {
+		snprintf(g->why, sizeof(g->why), "pass: no headline %s (%zu headline rows tested)",
+			 what, g->nheads - g->nuntested);
+	}
+}
+
+void bm_gate_print(FILE *f, const struct bm_cmp *c, const struct bm_gate *g)
+{
+	char t[256], d[256];
+	size_t i;
+
+	if (g->mode == BM_GATE_OFF)
+		return;
+	fprintf(f, "gate (--fail-on %s): %s\n", bm_gate_modes[g->mode], g->why);
+	if (g->nuntested && g->nuntested < g->nheads)
+		fprintf(f, "  (%zu of %zu headline rows untested: n < 2 or no variance)\n",
+			g->nuntested, g->nheads);
+	for (i = 0; i < c->nentries; i++) {
+		const struct bm_cmp_entry *e = &c->entries[i];
+
+		if (!bm_gate_trips(e, g->mode))
+			continue;
+		bm_cmp_entry_title(t, sizeof(t), c, e);
+		fprintf(f, "  %s: %s %s\n", t, bm_cmp_delta(d, sizeof(d), e->head),
+			bm_cmp_verdict_word(e->head));
+	}
+}
+
+void bm_gate_json(struct bm_json *j, const struct bm_cmp *c, const struct bm_gate *g)
+{
+	char grp[256];
+	size_t i;
+
+	bm_json_obj_begin(j);
+	bm_json_kstr(j, "fail_on", bm_gate_modes[g->mode]);
+	bm_json_kint(j, "exit", g->code);
+	bm_json_kstr(j, "verdict", !g->code ? "pass" : g->code == BM_EXIT_GATE ? "fail" :
+		     g->boot ? "boot-failed" : "no-verdict");
+	bm_json_kstr(j, "why", g->why);
+	bm_json_kint(j, "headline_rows", (long long)g->nheads);
+	bm_json_kint(j, "headline_untested", (long long)g->nuntested);
+	bm_json_key(j, "failed_boot");
+	if (g->boot) {
+		bm_json_obj_begin(j);
+		bm_json_kstr(j, "label", g->boot->label);
+		bm_json_kstr(j, "status", bm_status_name(g->boot->r.status));
+		bm_json_kstr(j, "why", g->boot->r.status_why);
+		bm_json_obj_end(j);
+	} else {
+		bm_json_null(j);
+	}
+	bm_json_key(j, "tripped");
+	bm_json_arr_begin(j);
+	for (i = 0; i < c->nentries; i++) {
+		const struct bm_cmp_entry *e = &c->entries[i];
+
+		if (!bm_gate_trips(e, g->mode))
+			continue;
+		bm_json_obj_begin(j);
+		bm_json_kstr(j, "group", bm_cmp_group_name(grp, sizeof(grp), e->head));
+		bm_json_kstr(j, "kernel", c->kernels[e->head->kidx]);
+		bm_json_kstr(j, "metric", e->head->metric);
+		bm_json_kstr(j, "unit", e->head->unit);
+		bm_json_knum(j, "center", e->head->center);
+		bm_json_knum(j, "baseline_center", e->head->base_center);
+		bm_json_knum(j, "change_pct", e->head->change);
+		bm_json_knum(j, "p_welch", e->head->p_welch);
+		bm_json_knum(j, "q_bh", e->head->q);
+		bm_json_kstr(j, "verdict", bm_cmp_verdict_word(e->head));
+		bm_json_obj_end(j);
+	}
+	bm_json_arr_end(j);
+	bm_json_obj_end(j);
+}
