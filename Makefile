@@ -5,6 +5,7 @@
 #   make run        install what is missing, fetch the default kernel, boot it in
 #                   QEMU, run the smoke suite on ext4 and xfs, print the table
 #   make check      unit tests (gcc, clang, ASan+UBSan), the HTML report in Chromium and the QEMU end-to-end test
+#   make history-accuracy   the change-point search's precision and recall (docs/history.md)
 #   make bench      every performance figure in one table (docs/performance.md)
 #   make fuzz       libFuzzer on the parsers, FUZZ_SECONDS (60) each (docs/fuzzing.md)
 #
@@ -70,6 +71,9 @@ $(O)/bootmark-runner: $(MUSL_OBJ) $(AIO_DIR)/libaio.a
 	$(Q)$(MUSL_CC) -static -o $@ $(MUSL_OBJ) -L$(AIO_DIR) -laio
 
 # --- host objects: one tree per flavour (gcc, clang, asan) ----------------------------
+# Debian's libsqlite3 (bootmark history, host/history_db.c) is linked into the host
+# tool and the host tests only: the runner is static musl and knows nothing of it.
+SQLITE_LIBS := -lsqlite3
 define flavour
 $(O)/$(1)/%.o: %.c
 	@mkdir -p $$(dir $$@)
@@ -78,7 +82,7 @@ $(O)/$(1)/%.o: %.c
 $(O)/$(1)/libbm.a: $$(patsubst %.c,$(O)/$(1)/%.o,$$(LIB_SRC))
 	$$(Q)rm -f $$@ && ar rcs $$@ $$^
 $(O)/$(1)/tests/%: $(O)/$(1)/tests/%.o $(O)/$(1)/libbm.a
-	$$(Q)$(2) $(3) -o $$@ $$^ -laio -lm
+	$$(Q)$(2) $(3) -o $$@ $$^ -laio -lm $(SQLITE_LIBS)
 endef
 $(eval $(call flavour,gcc,$(CC),))
 $(eval $(call flavour,clang,$(CLANG),))
@@ -87,7 +91,7 @@ $(eval $(call flavour,fuzz,$(CLANG),$(FUZZ_SAN)))
 
 $(O)/bootmark: $(O)/gcc/host/main.o $(O)/gcc/libbm.a
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) -o $@ $^ -laio -lm
+	$(Q)$(CC) -o $@ $^ -laio -lm $(SQLITE_LIBS)
 
 $(O)/bm-mkinitramfs: $(O)/gcc/initramfs/main.o $(O)/gcc/libbm.a
 	@$(if $(Q),echo "  LD      $@")
@@ -206,6 +210,21 @@ check-verdicts: all
 check-outsafety: all
 	$(Q)BM=$(O)/bootmark sh tests/outsafety.sh
 
+# bootmark history (docs/history.md): the store, series, changes, bisect and the trend
+# page on generated boot folders (history_store.sh, history_report.sh in Chromium; no
+# QEMU), then a real history in QEMU (history.sh: 8 boots of the bisect suite under
+# --icount, and a history bisect of 4 boots)
+HISTORY_GEN := $(O)/gcc/tests/history_gen
+check-history: all $(HISTORY_GEN)
+	$(Q)BM=$(O)/bootmark HISTORY_GEN=$(HISTORY_GEN) sh tests/history_store.sh
+	$(Q)BM=$(O)/bootmark HISTORY_GEN=$(HISTORY_GEN) sh tests/history_report.sh || [ $$? -eq 77 ]
+	$(Q)BM=$(O)/bootmark sh tests/history.sh
+
+# The accuracy table of docs/history.md: precision and recall on synthetic histories
+HISTORY_SERIES ?= 200
+history-accuracy: $(HISTORY_GEN)
+	$(Q)$(HISTORY_GEN) accuracy --series $(HISTORY_SERIES)
+
 # make bench's parts are benchmarks, not tests (docs/bench.md); check-bench only proves
 # that its scripts parse and that the seeds scaler and log reader work (1 s, no QEMU).
 # Their C parsing (HELLO timing keys, fio's terse lines, bench-boot's breakdown) is in
@@ -217,7 +236,7 @@ check-bench:
 	$(Q)sh tests/bench/suite_check.sh
 
 check: check-unit check-bench check-image check-host check-report check-compare check-e2e check-bisect \
-	check-lab check-faults check-verdicts check-outsafety
+	check-lab check-faults check-verdicts check-outsafety check-history
 
 # --- make fuzz: libFuzzer on the parsers (not part of check) ------------------------------
 # Each target runs on a copy of its committed corpus, so new inputs stay in $(O)/fuzz/;
@@ -246,7 +265,7 @@ run:
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)sh host/make-run.sh "$(KERNEL)" "$(SUITE)" "$(FS)" "$(OUT)"
 
-bench: all $(O)/bm-trivial-init
+bench: all $(O)/bm-trivial-init $(HISTORY_GEN)
 	$(Q)BM=$(O)/bootmark RUNNER=$(O)/bootmark-runner BUILD=$(O) sh tests/bench.sh
 
 deps:
@@ -258,7 +277,7 @@ clean:
 .PHONY: all check check-unit check-image check-host check-report check-compare check-e2e check-bisect \
 	run bench deps \
 	check-disk check-pxe check-capture check-lava check-watchdog check-lab check-faults check-bench \
-	check-verdicts check-outsafety \
+	check-verdicts check-outsafety check-history history-accuracy \
 	clean fuzz
 .SECONDARY:
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

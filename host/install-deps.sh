@@ -9,6 +9,8 @@ need="musl-gcc:musl-tools
 mke2fs:e2fsprogs
 mkfs.xfs:xfsprogs
 /usr/include/libaio.h:libaio-dev
+/usr/include/sqlite3.h:libsqlite3-dev
+sqlite3:sqlite3
 qemu-system-x86_64:qemu-system-x86
 /usr/share/qemu/qboot.rom:qemu-system-data
 depmod:kmod
