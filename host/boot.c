@@ -64,6 +64,8 @@ int bm_boot_prepare(const struct bm_run_cfg *c, struct bm_kspec *spec, struct bm
 	struct bm_initrd_req req = {
 		.tools_dir = c->tools, .image = c->image, .modules = c->modules,
 		.out = b->initrd, .workdir = b->dir, .cacheable = spec->kind == BM_KSPEC_DEB,
+		.configs = c->configs, .suite = c->suite, .fs = c->fs,
+		.config_out = b->config_archive, .config_len = sizeof(b->config_archive),
 	};
 	size_t len;
 	int rc;
@@ -100,6 +102,8 @@ int bm_boot_prepare(const struct bm_run_cfg *c, struct bm_kspec *spec, struct bm
 	rc = bm_sha256_file(b->k.vmlinuz, b->sha_vmlinuz);
 	if (!rc)
 		rc = bm_sha256_file(b->initrd, b->sha_initrd);
+	if (!rc && b->config_archive[0])
+		rc = bm_sha256_file(b->config_archive, b->sha_config);
 	if (!rc)
 		rc = bm_run_id(b->run);
 	if (rc)

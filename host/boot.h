@@ -20,7 +20,9 @@ struct bm_boot {
 	char run[BM_RUN_LEN + 1];
 	char append[1024];
 	char initrd[PATH_MAX];
-	char initrd_desc[PATH_MAX * 2 + 8];
+	char initrd_desc[PATH_MAX * 3 + 16];
+	char config_archive[PATH_MAX];  /* the suite and profiles the guest reads */
+	char sha_config[65];
 	char disk[PATH_MAX];
 	char disk_cache[16];
 	struct bm_argv argv;
@@ -44,6 +46,7 @@ struct bm_run_cfg {
 	const char *out;
 	const char *suite;
 	const char *fs;           /* comma list of profile names */
+	const char *configs;      /* the validated configs folder: suite and profiles travel */
 	const char *tools;        /* directory of bm-mkinitramfs */
 	const char *image;        /* base.cpio.xz */
 	const char *accel;        /* auto, kvm, tcg */

@@ -13,6 +13,7 @@
 #include "capture.h"
 #include "json.h"
 #include "util.h"
+#include "schema.h"
 
 #define META_VERSION 1
 
@@ -72,6 +73,7 @@ static void meta_body(FILE *f, const struct bm_cap *c, const struct bm_cap_run *
 
 	bm_json_init(&j, f, 1);
 	bm_json_obj_begin(&j);
+	bm_json_kstr(&j, "schema", BM_SCHEMA_META);
 	bm_json_kint(&j, "meta_version", META_VERSION);
 	bm_json_kstr(&j, "label", r->label);
 	bm_json_key(&j, "captured");

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Command-line options from the same bm_opt tables as config files. */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +46,12 @@ int bm_cli_step(const struct bm_opt *tab, void *obj, const char *const *extra,
 	o = find(tab, arg, n);
 	if (!o && !in_list(extra, arg, n)) {
 		bm_msg("unknown option --%.*s (see --help)", (int)n, arg);
+		return -EINVAL;
+	}
+	if (eq && o && o->type == BM_OPT_BOOL) {
+		/* a switch is on by being there (docs/cli.md): --tap=no would read
+		 * as a yes to someone and a no to someone else */
+		bm_msg("option --%.*s takes no value (given '%s')", (int)n, arg, eq + 1);
 		return -EINVAL;
 	}
 	if (eq) {
@@ -119,4 +126,251 @@ out_free_dirs:
 	free(*dirs);
 	*dirs = NULL;
 	return rc;
+}
+
+/*
+ * Metavariables of the synopses (bm_cli_usage).  The option tables say what a
+ * value is (type, range, choices) but not how a synopsis names it; an option
+ * not here gets N for a number, SIZE, its choices, its default as an example
+ * value, or its name in capitals.  cmd NULL: every command.
+ */
+static const struct {
+	const char *cmd, *name, *meta;
+} metas[] = {
+	{ NULL, "suite", "NAME" },
+	{ NULL, "fs", "FS[,FS...]" },
+	{ "bisect", "fs", "FS" },
+	{ "bisect-step", "fs", "FS" },
+	{ NULL, "out", "DIR" },
+	{ "export", "out", "FILE" },
+	{ "report", "out", "FILE" },
+	{ "lava", "out", "FILE" },
+	{ "pxe", "out", "TFTPDIR" },
+	{ "run", "repeat", "N|auto" },
+	{ NULL, "cov", "PCT" },
+	{ NULL, "configs", "DIR" },
+	{ NULL, "image", "FILE" },
+	{ NULL, "extra-initrd", "FILE" },
+	{ NULL, "junit", "FILE" },
+	{ NULL, "run", "ID" },
+	{ NULL, "mem", "MiB" },
+	{ NULL, "silence-timeout", "S" },
+	{ NULL, "timeout", "S" },
+	{ "lava", "timeout", "MIN" },
+	{ NULL, "candidates", "FILE" },
+	{ NULL, "metric", "W.V.M" },
+	{ NULL, "good-value", "X" },
+	{ NULL, "bad-value", "Y" },
+	{ NULL, "good", "DIR" },
+	{ NULL, "bad", "DIR" },
+	{ NULL, "kernel", "SPEC" },
+	{ NULL, "kernel-file", "FILE" },
+	{ NULL, "src", "DIR" },
+	{ NULL, "build-out", "DIR" },
+	{ NULL, "base", "defconfig|allnoconfig|tinyconfig|FILE" },
+	{ NULL, "fragment", "FILE" },
+	{ NULL, "mac", "MAC" },
+	{ NULL, "console", "CONSOLE" },
+	{ NULL, "results", "DEV" },
+	{ NULL, "disk-serial", "SERIAL" },
+	{ NULL, "disk-wwn", "WWN" },
+	{ NULL, "disk-model", "MODEL" },
+	{ NULL, "disk-size", "SIZE" },
+	{ NULL, "disk-wipe", "SERIAL" },
+	{ NULL, "append", "WORDS" },
+	{ NULL, "watchdog", "S" },
+	{ NULL, "ipxe-base", "URL" },
+	{ NULL, "run-seed", "WORD" },
+	{ NULL, "pxelinux", "FILE" },
+	{ NULL, "syslinux-modules", "DIR" },
+	{ NULL, "advance", "RUN" },
+	{ NULL, "serial", "DEV[,BAUD]" },
+	{ NULL, "tcp", "HOST:PORT" },
+	{ NULL, "file", "LOG" },
+	{ NULL, "idle", "S" },
+	{ NULL, "silence", "S" },
+	{ "capture", "pxe", "TFTPDIR" },
+	{ NULL, "kernel-url", "URL" },
+	{ NULL, "initrd-url", "URL" },
+	{ NULL, "device-type", "TYPE" },
+	{ NULL, "job-name", "NAME" },
+	{ NULL, "commands", "NAME" },
+	{ NULL, "tags", "TAG[,TAG...]" },
+	{ NULL, "priority", "high|medium|low|0..100" },
+	{ NULL, "visibility", "public|personal|group:NAME[,NAME...]" },
+	{ NULL, "compress", "LIST" },
+	{ NULL, "history", "FILE" },
+	{ NULL, "db", "FILE" },
+	{ NULL, "release", "NAME" },
+	{ NULL, "as-host", "NAME" },
+	{ NULL, "host", "NAME" },
+	{ NULL, "method", "METHOD" },
+	{ NULL, "pool", "LIST" },
+	{ NULL, "git", "TREE" },
+	{ "history series", "fs", "FS" },
+	{ "history changes", "fs", "FS" },
+	{ "history report", "fs", "FS" },
+	{ "history report", "out", "FILE" },
+	{ "history bisect", "fs", "FS" },
+};
+
+#define USAGE_WIDTH 80
+
+/* "kernel build" of "bootmark kernel build": what metas[] keys on */
+static const char *usage_key(const char *cmd)
+{
+	const char *p, *key = cmd;
+
+	for (p = cmd; (p = strstr(p, "bootmark ")); p += 9)
+		key = p + 9;
+	return key;
+}
+
+static const char *meta_of(const char *key, const struct bm_opt *o, char *buf, size_t len)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < sizeof(metas) / sizeof(metas[0]); i++)
+		if (metas[i].cmd && !strcmp(metas[i].cmd, key) && !strcmp(metas[i].name, o->name))
+			return metas[i].meta;
+	for (i = 0; i < sizeof(metas) / sizeof(metas[0]); i++)
+		if (!metas[i].cmd && !strcmp(metas[i].name, o->name))
+			return metas[i].meta;
+	if (o->type == BM_OPT_BOOL)
+		return NULL;
+	if (o->choices) {
+		buf[0] = '\0';
+		for (i = 0; o->choices[i] && n < len; i++)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? "|" : "", o->choices[i]);
+		return buf;
+	}
+	if (o->type == BM_OPT_INT)
+		return "N";
+	if (o->type == BM_OPT_SIZE)
+		return "SIZE";
+	if (o->def && o->def[0])
+		return o->def;
+	for (i = 0; o->name[i] && i + 1 < len; i++)
+		buf[i] = o->name[i] == '-' ? '_' : (char)toupper((unsigned char)o->name[i]);
+	buf[i] = '\0';
+	return buf;
+}
+
+/* Whether text names --name (not a longer --name-more). */
+static int names_opt(const char *text, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p;
+
+	for (p = text; p && (p = strstr(p, "--")); p += 2)
+		if (!strncmp(p + 2, name, n) && !(isalnum((unsigned char)p[2 + n]) || p[2 + n] == '-') &&
+		    (p == text || !(isalnum((unsigned char)p[-1]) || p[-1] == '-')))
+			return 1;
+	return 0;
+}
+
+static int in_words(const char *words, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p;
+
+	for (p = words; p && (p = strstr(p, name)); p += n)
+		if ((p == words || p[-1] == ' ') && (!p[n] || p[n] == ' '))
+			return 1;
+	return 0;
+}
+
+struct wrap {
+	FILE *f;
+	int col, indent, fresh;
+};
+
+/* One unit (never broken): on this line when it fits, else on the next. */
+static void put_unit(struct wrap *w, const char *s, size_t n)
+{
+	if (!w->fresh && w->col + 1 + (int)n > USAGE_WIDTH) {
+		fprintf(w->f, "\n%*s", w->indent, "");
+		w->col = w->indent;
+		w->fresh = 1;
+	}
+	if (!w->fresh) {
+		fputc(' ', w->f);
+		w->col++;
+	}
+	fprintf(w->f, "%.*s", (int)n, s);
+	w->col += (int)n;
+	w->fresh = 0;
+}
+
+/*
+ * The words of text as units: "--opt META" stays together (not "--opt" and a
+ * following "[--x]"), and so does "| word": no line starts with a value or
+ * ends with a bar.
+ */
+static void put_text(struct wrap *w, const char *text)
+{
+	char unit[512];
+	const char *p = text, *word;
+	size_t n = 0, wl;
+	int glue = 0;  /* 1: after "|", 2: after an --option that may take a value */
+
+	while (p && *p) {
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			break;
+		word = p;
+		wl = strcspn(p, " ");
+		p += wl;
+		if (glue == 2 && strchr("-([|", *word))
+			glue = 0;
+		if (n && (!glue || n + wl + 2 > sizeof(unit))) {
+			put_unit(w, unit, n);
+			n = 0;
+		}
+		if (wl + 2 > sizeof(unit))
+			wl = sizeof(unit) - 2;
+		if (n)
+			unit[n++] = ' ';
+		memcpy(unit + n, word, wl);
+		n += wl;
+		while (wl && (*word == '(' || *word == '['))
+			word++, wl--;
+		glue = wl == 1 && *word == '|' ? 1 :
+		       wl > 2 && !strncmp(word, "--", 2) && !strchr("])", word[wl - 1]) ? 2 : 0;
+	}
+	if (n)
+		put_unit(w, unit, n);
+}
+
+void bm_cli_usage(FILE *f, const struct bm_usage *forms)
+{
+	const struct bm_usage *u;
+	char item[512], buf[256];
+	const char *m;
+
+	for (u = forms; u->cmd; u++) {
+		const char *prefix = u == forms ? "usage: " : "       ";
+		struct wrap w = { .f = f, .fresh = 0 };
+
+		fprintf(f, "%s%s", prefix, u->cmd);
+		w.col = (int)(strlen(prefix) + strlen(u->cmd));
+		/* under the first argument, unless that leaves too little room */
+		w.indent = w.col < 32 ? w.col + 1 : (int)strlen(prefix) + 4;
+		put_text(&w, u->lead);
+		for (const struct bm_opt *o = u->tab; o && o->name; o++) {
+			if ((u->lead && names_opt(u->lead, o->name)) ||
+			    (u->tail && names_opt(u->tail, o->name)) ||
+			    (u->omit && in_words(u->omit, o->name)))
+				continue;
+			m = meta_of(usage_key(u->cmd), o, buf, sizeof(buf));
+			if (m)
+				snprintf(item, sizeof(item), "[--%s %s]", o->name, m);
+			else
+				snprintf(item, sizeof(item), "[--%s]", o->name);
+			put_unit(&w, item, strlen(item));
+		}
+		put_text(&w, u->tail);
+		fputc('\n', f);
+	}
 }

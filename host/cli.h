@@ -44,4 +44,23 @@ int bm_cli_dirs(const struct bm_opt *tab, void *obj, const char *const *alias,
 /* Prints "options:" and one line per table entry with --name. */
 void bm_cli_help(FILE *f, const struct bm_opt *tab);
 
+/*
+ * One form of a command's synopsis: "CMD LEAD [--opt META]... TAIL".  LEAD
+ * holds the positional and required parts as the user types them; every
+ * option of tab that LEAD and TAIL do not name (as --name) and OMIT (names
+ * separated by spaces: options of another form) does not list follows, in
+ * table order and in brackets: a switch alone, else with its metavariable
+ * (host/cli.c's table) or its choices.  Any member but cmd may be NULL.
+ */
+struct bm_usage {
+	const char *cmd;            /* "bootmark run", "bootmark kernel build" */
+	const char *lead;
+	const struct bm_opt *tab;
+	const char *omit;
+	const char *tail;           /* after the options: "DIR..." */
+};
+/* Prints the forms up to the one with cmd NULL, the first after "usage: ",
+ * each wrapped at 80 columns under its first argument. */
+void bm_cli_usage(FILE *f, const struct bm_usage *forms);
+
 #endif

@@ -57,10 +57,13 @@ static const struct bm_opt bench_tab[] = {
 
 static void bench_usage(FILE *f)
 {
-	fprintf(f, "usage: bootmark bench-boot --kernel SPEC [--runs N] [--compress LIST]\n"
-		   "                           [--accel auto|kvm|tcg] [--mem MiB] [--smp N]\n"
-		   "                           [--out DIR]\n\n"
-		   "Times QEMU start to the HELLO record (suite smoke, fs ext4) against the same\n"
+	static const struct bm_usage forms[] = {
+		{ .cmd = "bootmark bench-boot", .lead = "--kernel SPEC", .tab = bench_tab },
+		{ .cmd = NULL },
+	};
+
+	bm_cli_usage(f, forms);
+	fprintf(f, "\nTimes QEMU start to the HELLO record (suite smoke, fs ext4) against the same\n"
 		   "kernel booting a trivial init (bm-trivial-init) on the same QEMU flags: the\n"
 		   "ratio (target <= %.2fx) and a breakdown of both boots from the guest's clock,\n"
 		   "reading on to the first mkfs.  With --compress, boots the bootmark initrd's\n"

@@ -25,6 +25,7 @@
 #include "outdir.h"
 #include "qemu.h"
 #include "util.h"
+#include "schema.h"
 
 #define MAX_CANDIDATES 1000
 
@@ -62,9 +63,14 @@ static const struct bm_opt bisect_tab[] = {
 
 static void bisect_usage(FILE *f)
 {
-	fprintf(f, "usage: bootmark bisect --candidates FILE (--metric W.V.M | --boot) [--fs ext4]\n"
-		   "                       [--threshold 5%%] [--repeat N] [--out DIR] [options]\n\n"
-		   "FILE: one kernel spec per line in order, the first known good, the last known\n"
+	static const struct bm_usage forms[] = {
+		{ .cmd = "bootmark bisect",
+		  .lead = "--candidates FILE (--metric W.V.M | --boot)", .tab = bisect_tab },
+		{ .cmd = NULL },
+	};
+
+	bm_cli_usage(f, forms);
+	fprintf(f, "\nFILE: one kernel spec per line in order, the first known good, the last known\n"
 		   "bad: RELEASE, deb:RELEASE or local:BZIMAGE[:MODULES], each optionally followed\n"
 		   "by kernel command-line arguments; '#' starts a comment line.\n"
 		   "Exit: 0 first bad candidate found, 1 no exact answer (the ends do not differ,\n"
@@ -171,6 +177,10 @@ static int plan(struct bisect *B, int argc, char **argv)
 			return -EINVAL;
 		}
 	}
+	if (B->o.metric[0] && B->o.boot) {
+		bm_msg("--metric and --boot exclude each other: a metric, or boot completion");
+		return -EINVAL;
+	}
 	if (!B->o.candidates[0] || (!B->o.metric[0] && !B->o.boot)) {
 		bm_msg("missing --%s (see bootmark bisect --help)",
 		       B->o.candidates[0] ? "metric (or --boot)" : "candidates");
@@ -262,6 +272,7 @@ static int write_json(const struct bisect *B)
 	rc = 0;
 	bm_json_init(&j, f, 1);
 	bm_json_obj_begin(&j);
+	bm_json_kstr(&j, "schema", BM_SCHEMA_BISECT);
 	bm_json_kint(&j, "version", 1);
 	bm_json_kstr(&j, "metric", B->o.boot ? "" : B->o.metric);
 	bm_json_kstr(&j, "unit", B->m.unit);

@@ -72,10 +72,15 @@ static const struct bm_opt step_tab[] = {
 
 static void step_usage(FILE *f)
 {
-	fprintf(f, "usage: git bisect run bootmark bisect-step --metric W.V.M\n"
-		   "           (--good-value X --bad-value Y | --good DIR --bad DIR) [options]\n"
-		   "       git bisect run bootmark bisect-step --boot [options]\n\n"
-		   "Builds the kernel tree in --src (default: the current directory) with the\n"
+	static const struct bm_usage forms[] = {
+		{ .cmd = "git bisect run bootmark bisect-step",
+		  .lead = "(--metric W.V.M (--good-value X --bad-value Y "
+		  "| --good DIR --bad DIR) | --boot)", .tab = step_tab },
+		{ .cmd = NULL },
+	};
+
+	bm_cli_usage(f, forms);
+	fprintf(f, "\nBuilds the kernel tree in --src (default: the current directory) with the\n"
 		   "config fragment, or boots --kernel SPEC / the spec in --kernel-file, runs the\n"
 		   "suite and judges the metric against the good and bad references.\n"
 		   "Exit (git bisect run): 0 good, 1 bad, 125 skip (build failure, boot failure,\n"
@@ -178,6 +183,19 @@ static int plan(struct step *S, int argc, char **argv)
 	if (!S->o.metric[0] && !S->o.boot) {
 		bm_msg("missing --metric (or --boot)");
 		return -EINVAL;
+	}
+	if (S->o.metric[0] && S->o.boot) {
+		bm_msg("--metric and --boot exclude each other: a metric, or boot completion");
+		return -EINVAL;
+	}
+	/* a bad --kernel is bad configuration, found before anything is created */
+	if (S->o.kernel[0]) {
+		char err[PATH_MAX + 256];
+
+		if (bm_kspec_parse(&S->spec, S->o.kernel, err, sizeof(err))) {
+			bm_msg("%s", err);
+			return -EINVAL;
+		}
 	}
 	if (S->o.kernel[0] && S->o.kernel_file[0]) {
 		bm_msg("--kernel and --kernel-file exclude each other");

@@ -67,9 +67,15 @@ static void on_signal(int sig)
 
 static void cap_usage(FILE *f)
 {
-	fprintf(f, "usage: bootmark capture (--serial DEV[,BAUD] | --tcp HOST:PORT | --file LOG [--follow])\n"
-		   "                        --out DIR [options]\n\n"
-		   "Reads a box's console, splits it into runs (a new run id, a kernel banner),\n"
+	static const struct bm_usage forms[] = {
+		{ .cmd = "bootmark capture",
+		  .lead = "(--serial DEV[,BAUD] | --tcp HOST:PORT | --file LOG [--follow]) "
+		  "--out DIR", .tab = cap_tab },
+		{ .cmd = NULL },
+	};
+
+	bm_cli_usage(f, forms);
+	fprintf(f, "\nReads a box's console, splits it into runs (a new run id, a kernel banner),\n"
 		   "reports damaged records and writes OUT/<label>/ per run as bootmark run does.\n"
 		   "Stops at the end of LOG (without --follow), after --runs, --idle or SIGINT/SIGTERM.\n"
 		   "Exit: 0 every run completed, else the class of the first run that did not\n"
@@ -224,14 +230,16 @@ static int capture(struct cap_ctx *x)
 	struct sigaction sa = { .sa_handler = on_signal };
 	int rc;
 
-	rc = bm_mkdir_p(x->o.out, 0755);
-	if (rc) {
-		bm_msg("cannot create %s: %s", x->o.out, strerror(-rc));
-		return BM_EXIT_SYSTEM;
-	}
+	/* the source first: a source that cannot be opened leaves no --out */
 	rc = bm_src_open(&x->src);
 	if (rc) {
 		bm_msg("cannot open %s: %s", x->src.desc, strerror(-rc));
+		return BM_EXIT_SYSTEM;
+	}
+	rc = bm_mkdir_p(x->o.out, 0755);
+	if (rc) {
+		bm_msg("cannot create %s: %s", x->o.out, strerror(-rc));
+		bm_src_close(&x->src);
 		return BM_EXIT_SYSTEM;
 	}
 	/* no SA_RESTART: a signal ends the poll at once */

@@ -32,9 +32,13 @@ static const struct bm_opt compare_tab[] = {
 
 static void compare_usage(FILE *f)
 {
-	fprintf(f, "usage: bootmark compare [--format text|markdown|csv|json] [--alpha 0.01]\n"
-		   "                        [--min-change 5] [--min-abs-time 10ms] DIR...\n\n"
-		   "DIR is a run directory (bootmark run --out) or one boot's directory in it.\n"
+	static const struct bm_usage forms[] = {
+		{ .cmd = "bootmark compare", .tab = compare_tab, .tail = "DIR..." },
+		{ .cmd = NULL },
+	};
+
+	bm_cli_usage(f, forms);
+	fprintf(f, "\nDIR is a run directory (bootmark run --out) or one boot's directory in it.\n"
 		   "Results are grouped by workload, test, filesystem and metric, and by kernel\n"
 		   "(several boots of one kernel are repeats); the first kernel seen is the\n"
 		   "baseline.  Every row with n >= 2 on both sides is tested against the\n"

@@ -33,10 +33,15 @@ static const struct bm_opt export_tab[] = {
 
 static void export_usage(FILE *f)
 {
-	fprintf(f, "usage: bootmark export [--format json|csv] [--out FILE] DIR...\n\n"
-		   "DIR is a run directory (bootmark run --out) or one boot's directory in it.\n"
+	static const struct bm_usage forms[] = {
+		{ .cmd = "bootmark export", .tab = export_tab, .tail = "DIR..." },
+		{ .cmd = NULL },
+	};
+
+	bm_cli_usage(f, forms);
+	fprintf(f, "\nDIR is a run directory (bootmark run --out) or one boot's directory in it.\n"
 		   "One row per measured value: kernel, fs, workload, variant, metric, value,\n"
-		   "unit, repeat, partial, status, run, label.  Rows are re-read from each\n"
+		   "unit, repeat, partial, status, run, label, schema.  Rows are re-read from each\n"
 		   "boot's results.log (console.log when that holds no record).\n"
 		   "Exit: 0 ok, 100 bad input (no such directory, no boot in it), 111 system error.\n\n"
 		   "options:\n");

@@ -15,6 +15,7 @@
 #include "history.h"
 #include "json.h"
 #include "outdir.h"
+#include "schema.h"
 #include "util.h"
 
 struct hist_opts {
@@ -99,32 +100,47 @@ static const struct bm_opt boots_tab[] = {
 	BM_OPT_END,
 };
 
+static const struct bm_usage forms[] = {
+	{ .cmd = "bootmark history add", .tab = add_tab, .tail = "DIR..." },
+	{ .cmd = "bootmark history boots", .tab = boots_tab },
+	{ .cmd = "bootmark history series", .lead = "--metric W.V.M", .tab = series_tab },
+	{ .cmd = "bootmark history changes", .tab = changes_tab },
+	{ .cmd = "bootmark history report", .lead = "--out FILE", .tab = report_tab },
+	{ .cmd = "bootmark history bisect", .lead = "CHANGE", .tab = bisect_tab,
+	  .tail = "[-- BISECT-OPTIONS]" },
+	{ .cmd = NULL },
+};
+
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: bootmark history add [--db FILE] [--release NAME] [--as-host NAME] DIR...\n"
-		   "       bootmark history series --metric W.T.M [--fs F] [--host H] [--format F]\n"
-		   "       bootmark history changes [--metric W.T.M] [--fs F] [--host H] [--format F]\n"
-		   "       bootmark history boots [--db FILE]\n"
-		   "       bootmark history report -o trend.html [filters]\n"
-		   "       bootmark history bisect CHANGE [--git DIR] [--dry-run] [-- BISECT-OPTIONS]\n\n"
-		   "A history keeps every boot added (a run folder or one boot), its records and\n"
+	bm_cli_usage(f, forms);
+	fprintf(f, "\nA history keeps every boot added (a run folder or one boot), its records and\n"
 		   "provenance; series run in kernel release order; changes are searched in every\n"
 		   "headline metric (E-divisive splits, t-tests, Benjamini-Hochberg and\n"
-		   "compare's minimum change; docs/history.md).\n"
+		   "compare's minimum change; docs/history.md).  -o is --out.\n"
 		   "Exit: 0 ok (changes: no regression), %d changes: a regression was found,\n"
 		   "100 bad input (a file that is not a history, a newer schema, no boot in DIR),\n"
 		   "111 system error; bisect: bootmark bisect's code.\n", BM_EXIT_REGRESSION);
 }
 
-static void sub_usage(FILE *f, const char *sub, const struct bm_opt *tab)
+/* The one form of SUB, then its options */
+static void sub_usage(FILE *f, const struct bm_opt *tab)
 {
-	fprintf(f, "usage: bootmark history %s [options]%s\n\noptions:\n", sub,
-		!strcmp(sub, "add") ? " DIR..." : !strcmp(sub, "bisect") ? " CHANGE [-- OPTIONS]" : "");
+	const struct bm_usage *u;
+
+	for (u = forms; u->cmd; u++)
+		if (u->tab == tab) {
+			struct bm_usage one[2] = { *u, { .cmd = NULL } };
+
+			bm_cli_usage(f, one);
+			break;
+		}
+	fprintf(f, "\noptions:\n");
 	bm_cli_help(f, tab);
 }
 
 /* Options and the words that are not options; 1 after --help, -EINVAL. */
-static int parse(const struct bm_opt *tab, struct hist_opts *o, const char *sub, int argc,
+static int parse(const struct bm_opt *tab, struct hist_opts *o, int argc,
 		 char **argv, char **words, int *nw)
 {
 	const char *name, *val;
@@ -138,7 +154,7 @@ static int parse(const struct bm_opt *tab, struct hist_opts *o, const char *sub,
 			argv[i] = "--out";
 		rc = bm_cli_step(tab, o, NULL, argc, argv, &i, &name, &val);
 		if (rc == 1) {
-			sub_usage(stdout, sub, tab);
+			sub_usage(stdout, tab);
 			return 1;
 		}
 		if (rc)
@@ -329,7 +345,7 @@ static int cmd_boots(struct hist_opts *o)
 	else if (fmt_of(o) == BM_HIST_CSV)
 		printf("label,run,kernel,position,class,why,host,suite,method,start\n");
 	else
-		printf("{\n  \"version\": 1,\n  \"boots\": [");
+		printf("{\n  \"schema\": \"%s\",\n  \"version\": 1,\n  \"boots\": [", BM_SCHEMA_HBOOTS);
 	for (i = 0; i < d.nboots; i++) {
 		const struct bm_hist_boot *b = &d.boots[i];
 		const struct bm_hist_kernel *k = &d.kernels[b->kidx];
@@ -432,7 +448,7 @@ int bm_cmd_history(int argc, char **argv)
 		rc = BM_EXIT_SYSTEM;
 		goto out_free;
 	}
-	rc = parse(subs[s].tab, o, subs[s].name, argc - 1, argv + 1, words, &nw);
+	rc = parse(subs[s].tab, o, argc - 1, argv + 1, words, &nw);
 	if (rc) {
 		rc = rc == 1 ? BM_EXIT_OK : BM_EXIT_USAGE;
 		goto out_free;

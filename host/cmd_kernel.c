@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* bootmark kernel fetch SPEC | kernel list | kernel build SRC */
+/* bootmark kernel fetch SPEC | kernel list | kernel update | kernel build SRC */
 #include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -24,12 +24,25 @@ static const struct bm_opt build_tab[] = {
 
 static void kernel_usage(FILE *f)
 {
-	fprintf(f, "usage: bootmark kernel fetch SPEC\n"
-		   "       bootmark kernel list\n\n"
-		   "fetch: SPEC is RELEASE or deb:RELEASE (apt-get download linux-image-RELEASE,\n"
-		   "       extracted and depmod'ed into the cache), or local:BZIMAGE[:MODULES_ROOT]\n"
-		   "       (checked, nothing copied).\n"
-		   "list:  cached kernels and the Debian ones apt-cache knows.\n"
+	static const struct bm_usage forms[] = {
+		{ .cmd = "bootmark kernel fetch", .lead = "SPEC" },
+		{ .cmd = "bootmark kernel list" },
+		{ .cmd = "bootmark kernel update" },
+		{ .cmd = "bootmark kernel build", .lead = "SRC", .tab = build_tab },
+		{ .cmd = NULL },
+	};
+
+	bm_cli_usage(f, forms);
+	fprintf(f, "\nfetch: SPEC is RELEASE or deb:RELEASE (linux-image-RELEASE from whichever of\n"
+		   "       Debian 12's and 13's archives has it: bookworm, trixie and their\n"
+		   "       -security, -updates and -backports; downloaded, extracted and\n"
+		   "       depmod'ed into the cache), or local:BZIMAGE[:MODULES_ROOT] (checked,\n"
+		   "       nothing copied).\n"
+		   "list:  cached kernels and the Debian ones, with package version and archive.\n"
+		   "update: fetches bootmark's Debian package lists now (<cache>/apt; otherwise\n"
+		   "       when older than a day, or when a kernel is not found in them).\n"
+		   "       The mirror comes from the host's apt sources, else deb.debian.org;\n"
+		   "       $BOOTMARK_DEBIAN_MIRROR and $BOOTMARK_DEBIAN_SECURITY override it.\n"
 		   "build: SRC is a kernel tree or a tarball (unpacked once into OUT/src); the\n"
 		   "       base config plus the fragment (virtio, ext4, xfs, serial console,\n"
 		   "       devtmpfs built in), make bzImage; prints local:OUT/arch/x86/boot/bzImage\n"
@@ -117,6 +130,8 @@ int bm_cmd_kernel(int argc, char **argv)
 		return fetch(argv[2]);
 	if (argc >= 2 && !strcmp(argv[1], "build"))
 		return build(argc - 1, argv + 1);
+	if (argc == 2 && !strcmp(argv[1], "update"))
+		return bm_apt_update(1) ? BM_EXIT_SYSTEM : BM_EXIT_OK;
 	if (argc == 2 && !strcmp(argv[1], "list"))
 		return bm_kernel_list(stdout) ? BM_EXIT_SYSTEM : BM_EXIT_OK;
 	if (argc >= 3 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h"))) {

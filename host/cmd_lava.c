@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "lava.h"
+#include "setup.h"
 #include "outdir.h"
 #include "util.h"
 
@@ -24,6 +25,9 @@ static const struct bm_opt lava_tab[] = {
 	{ .name = "job-name", S(job_name), .help = "job name (default: bootmark SUITE FS)" },
 	{ .name = "suite", S(suite), .def = "smoke", .help = "suite the runner runs" },
 	{ .name = "fs", S(fs), .def = "ext4", .help = "comma list of filesystem profiles" },
+	{ .name = "configs", S(configs), .def = NULL, .help = "configs folder the suite and the "
+	  "profiles are checked in (default: <bootmark dir>/../configs); the initrd must carry "
+	  "them: one that bootmark run or pxe made for the same suite" },
 	{ .name = "disk-serial", S(disk_serial),
 	  .help = "serial of the disk the runner reformats (one selector is required)" },
 	{ .name = "disk-wwn", S(disk_wwn), .help = "WWN the disk must also have" },
@@ -49,9 +53,16 @@ static const struct bm_opt lava_tab[] = {
 
 static void lava_usage(FILE *f)
 {
-	fprintf(f, "usage: bootmark lava --kernel-url URL --initrd-url URL --device-type TYPE\n"
-		   "                     --disk-serial SERIAL [options] [-o FILE]\n\n"
-		   "Writes a LAVA job (YAML) that deploys the kernel and the bootmark initrd to\n"
+	static const struct bm_usage forms[] = {
+		{ .cmd = "bootmark lava",
+		  .lead = "--kernel-url URL --initrd-url URL --device-type TYPE (--disk-serial "
+		  "SERIAL | --disk-wwn WWN | --disk-model MODEL | --disk-size SIZE)",
+		  .tab = lava_tab },
+		{ .cmd = NULL },
+	};
+
+	bm_cli_usage(f, forms);
+	fprintf(f, "\nWrites a LAVA job (YAML) that deploys the kernel and the bootmark initrd to\n"
 		   "TFTP, boots them and turns every metric of the run into one LAVA test case\n"
 		   "(kernel command line bootmark.lava=1; docs/lava.md).  The same options give\n"
 		   "the same bytes.\n"
@@ -89,6 +100,7 @@ static int parse(struct bm_lava_opts *o, int argc, char **argv)
 int bm_cmd_lava(int argc, char **argv)
 {
 	struct bm_lava_opts o;
+	static struct bm_setup s;
 	char err[512], *buf = NULL;
 	size_t len = 0;
 	FILE *f;
@@ -101,6 +113,9 @@ int bm_cmd_lava(int argc, char **argv)
 		bm_msg("%s", err);
 		return BM_EXIT_USAGE;
 	}
+	/* a job for a suite that does not exist, or does not parse, is bad input */
+	if (bm_setup_configs(&s, o.configs, o.suite, o.fs))
+		return BM_EXIT_USAGE;
 	/* the whole job first: a failure leaves no half-written file */
 	f = open_memstream(&buf, &len);
 	if (!f) {

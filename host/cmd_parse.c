@@ -34,8 +34,13 @@ static const struct bm_opt parse_tab[] = {
 
 static void parse_usage(FILE *f)
 {
-	fprintf(f, "usage: bootmark parse LOG|BOOTDIR [--out DIR] [--run ID] [--fail-on-warning]\n\n"
-		   "Reads the records of one run from LOG (a results UART log or a console log\n"
+	static const struct bm_usage forms[] = {
+		{ .cmd = "bootmark parse", .lead = "LOG|BOOTDIR", .tab = parse_tab },
+		{ .cmd = NULL },
+	};
+
+	bm_cli_usage(f, forms);
+	fprintf(f, "\nReads the records of one run from LOG (a results UART log or a console log\n"
 		   "with the records interleaved), or from a boot folder of run or capture (its\n"
 		   "results.log, else console.log), prints the status and the table.\n"
 		   "Exit: the class of the run (0 completed, 10..22, see docs/exit-codes.md),\n"

@@ -69,10 +69,17 @@ static const struct bm_opt pxe_tab[] = {
 
 static void pxe_usage(FILE *f)
 {
-	fprintf(f, "usage: bootmark pxe --kernel SPEC [--kernel SPEC ...] --suite NAME --fs FS[,FS...]\n"
-		   "                    --out TFTPDIR [--mac MAC] [options]\n"
-		   "       bootmark pxe --out TFTPDIR --mac MAC --advance RUN [--failed]\n\n"
-		   "Writes a TFTP tree (pxelinux and iPXE) booting each kernel with the suite; with\n"
+	static const struct bm_usage forms[] = {
+		{ .cmd = "bootmark pxe",
+		  .lead = "--kernel SPEC [--kernel SPEC ...] --suite NAME --fs FS[,FS...] "
+		  "--out TFTPDIR", .tab = pxe_tab, .omit = "advance failed" },
+		{ .cmd = "bootmark pxe",
+		  .lead = "--out TFTPDIR --mac MAC --advance RUN [--failed]" },
+		{ .cmd = NULL },
+	};
+
+	bm_cli_usage(f, forms);
+	fprintf(f, "\nWrites a TFTP tree (pxelinux and iPXE) booting each kernel with the suite; with\n"
 		   "--mac the kernels are that box's queue, one per boot (docs/pxe.md).\n"
 		   "Exit: 0 written (--advance: the box moved on), 1 --advance changed nothing,\n"
 		   "100 bad input (nothing written), 111 system error.\n\n"
@@ -277,6 +284,7 @@ static int write_kernel(struct plan *p, int i, char *desc, size_t desclen)
 	struct bm_initrd_req req = {
 		.k = &k, .tools_dir = p->s.exe, .image = p->s.image, .modules = p->s.modules,
 		.out = initrd, .workdir = work, .cacheable = p->spec[i].kind == BM_KSPEC_DEB,
+		.configs = p->s.configs, .suite = p->o.suite, .fs = p->o.fs,
 	};
 	int rc;
 

@@ -25,9 +25,13 @@ static const struct bm_opt report_tab[] = {
 
 static void report_usage(FILE *f)
 {
-	fprintf(f, "usage: bootmark report [-o report.html] [--alpha 0.01] [--min-change 5]\n"
-		   "                       [--min-abs-time 10ms] DIR...\n\n"
-		   "Writes one self-contained HTML page (inline CSS and SVG, no scripts): the\n"
+	static const struct bm_usage forms[] = {
+		{ .cmd = "bootmark report", .tab = report_tab, .tail = "DIR..." },
+		{ .cmd = NULL },
+	};
+
+	bm_cli_usage(f, forms);
+	fprintf(f, "\nWrites one self-contained HTML page (inline CSS and SVG, no scripts): the\n"
 		   "summary and tables of bootmark compare (the same rules and options) and\n"
 		   "plots of tiobench, dbench, AIM7, bonnie, lmdd and dd, one series per\n"
 		   "kernel, center +- stddev of the repeats.\n"

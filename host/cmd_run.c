@@ -68,9 +68,15 @@ static const struct bm_opt run_tab[] = {
 
 static void run_usage(FILE *f)
 {
-	fprintf(f, "usage: bootmark run --kernel SPEC [--kernel SPEC ...] --suite NAME --fs FS[,FS...]\n"
-		   "                    --out DIR [options]\n\n"
-		   "SPEC: RELEASE, deb:RELEASE or local:BZIMAGE[:MODULES_ROOT]\n"
+	static const struct bm_usage forms[] = {
+		{ .cmd = "bootmark run",
+		  .lead = "--kernel SPEC [--kernel SPEC ...] --suite NAME --fs FS[,FS...] "
+		  "--out DIR", .tab = run_tab },
+		{ .cmd = NULL },
+	};
+
+	bm_cli_usage(f, forms);
+	fprintf(f, "\nSPEC: RELEASE, deb:RELEASE or local:BZIMAGE[:MODULES_ROOT]\n"
 		   "Exit: 0 all boots completed, else the class of the first boot that did not\n"
 		   "(10..22, see docs/exit-codes.md), 100 bad input, 111 system error; stopped by\n"
 		   "SIGINT, SIGTERM or SIGHUP: results written, then ended by that signal.\n\n"

@@ -8,6 +8,7 @@
 #include "export.h"
 #include "json.h"
 #include "report.h"
+#include "schema.h"
 
 #define RED   "\033[31m"
 #define GREEN "\033[32m"
@@ -220,6 +221,7 @@ static void json(FILE *f, const struct bm_cmp *c)
 
 	bm_json_init(&j, f, 1);
 	bm_json_obj_begin(&j);
+	bm_json_kstr(&j, "schema", BM_SCHEMA_COMPARE);
 	bm_json_kstr(&j, "baseline", c->nkernels ? c->kernels[0] : "");
 	bm_json_knum(&j, "alpha", c->rules.alpha);
 	bm_cmp_json_summary(&j, c);

@@ -5,10 +5,11 @@
 
 #include "export.h"
 #include "json.h"
+#include "schema.h"
 
 static const char *const columns[] = {
 	"kernel", "fs", "workload", "variant", "metric", "value", "unit", "repeat",
-	"partial", "status", "run", "label", NULL,
+	"partial", "status", "run", "label", "schema", NULL,
 };
 
 void bm_csv_field(FILE *f, const char *s)
@@ -85,7 +86,7 @@ void bm_export_boot(struct bm_export *e, const char *label, const struct bm_resu
 			const char *vals[] = {
 				kernel ? kernel : "", h->fs, h->wl, h->test, h->m[m].name,
 				value, h->m[m].unit, rep, partial, bm_status_name(r->status),
-				r->run, label, NULL,
+				r->run, label, BM_SCHEMA_EXPORT, NULL,
 			};
 
 			bm_fmt_double(value, sizeof(value), h->m[m].value);

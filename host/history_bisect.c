@@ -72,11 +72,18 @@ static int deb_release(const char *spec, char *rel, size_t len, char *args, size
 	return 0;
 }
 
+static int cmp_pkg(const void *a, const void *b)
+{
+	return bm_kver_cmp(((const struct bm_debpkg *)a)->release,
+			   ((const struct bm_debpkg *)b)->release);
+}
+
 /* The candidate list: the good end, the Debian releases between, the bad end. */
 static int candidates(const char *good, const char *bad, char **text)
 {
 	char grel[BM_REL_MAX], brel[BM_REL_MAX], gargs[BM_KARGS_MAX], bargs[BM_KARGS_MAX];
-	char **rels = NULL, *buf = NULL;
+	struct bm_debpkg *pkgs = NULL;
+	char *buf = NULL;
 	size_t n = 0, i, len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	int rc = 0, between = 0;
@@ -86,19 +93,24 @@ static int candidates(const char *good, const char *bad, char **text)
 	fprintf(f, "# bootmark history bisect: first known good, last known bad\n%s\n", good);
 	if (!deb_release(good, grel, sizeof(grel), gargs, sizeof(gargs)) &&
 	    !deb_release(bad, brel, sizeof(brel), bargs, sizeof(bargs))) {
-		rc = bm_deb_available(&rels, &n);
+		rc = bm_deb_available(&pkgs, &n);
 		if (rc)
-			bm_msg("cannot list the Debian kernels apt knows (apt-cache search): %s",
+			bm_msg("cannot list the Debian kernels (bootmark kernel list): %s",
 			       strerror(-rc));
+		else
+			qsort(pkgs, n, sizeof(*pkgs), cmp_pkg);
 		/* the releases apt lists, in release order, strictly between the ends */
-		for (i = 0; !rc && i < n; i++)
-			if (!strcmp(flavour(rels[i]), flavour(grel)) && bm_kver_cmp(rels[i], grel) > 0 &&
-			    bm_kver_cmp(rels[i], brel) < 0) {
-				fprintf(f, "deb:%s%s%s\n", rels[i], strcmp(gargs, bargs) || !gargs[0] ? "" : " ",
+		for (i = 0; !rc && i < n; i++) {
+			const char *r = pkgs[i].release;
+
+			if (!strcmp(flavour(r), flavour(grel)) && bm_kver_cmp(r, grel) > 0 &&
+			    bm_kver_cmp(r, brel) < 0) {
+				fprintf(f, "deb:%s%s%s\n", r, strcmp(gargs, bargs) || !gargs[0] ? "" : " ",
 					strcmp(gargs, bargs) ? "" : gargs);
 				between++;
 			}
-		bm_strv_free(rels, n);
+		}
+		free(pkgs);
 	} else {
 		bm_msg("the two kernels are not both Debian kernels: no list between them "
 		       "(--git DIR bisects a tree)");

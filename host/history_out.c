@@ -8,6 +8,7 @@
 #include "export.h"
 #include "history.h"
 #include "json.h"
+#include "schema.h"
 
 const char *bm_hist_verdict_word(int verdict)
 {
@@ -109,6 +110,7 @@ void bm_hist_print_series(FILE *f, const struct bm_hist_data *d, enum bm_hist_fm
 	if (fmt == BM_HIST_JSON) {
 		bm_json_init(&j, f, 1);
 		bm_json_obj_begin(&j);
+		bm_json_kstr(&j, "schema", BM_SCHEMA_HSERIES);
 		bm_json_kint(&j, "version", 1);
 		bm_json_key(&j, "series");
 		bm_json_arr_begin(&j);
@@ -337,6 +339,7 @@ static void json_changes(FILE *f, const struct bm_hist_data *d, const struct bm_
 
 	bm_json_init(&j, f, 1);
 	bm_json_obj_begin(&j);
+	bm_json_kstr(&j, "schema", BM_SCHEMA_HCHANGES);
 	bm_json_kint(&j, "version", 1);
 	bm_json_key(&j, "rules");
 	bm_json_obj_begin(&j);

@@ -60,6 +60,19 @@ static const struct compressor *pick(const struct bm_kernel *k, int *has_xz)
 	return NULL;
 }
 
+static int compress_to(const struct compressor *c, const char *in, const char *out);
+
+/* The compressor of extension ext (zst, xz, gz) on in, to out. */
+static int compress_ext(const char *ext, const char *in, const char *out)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(compressors) / sizeof(compressors[0]); i++)
+		if (!strcmp(compressors[i].ext, ext))
+			return compress_to(&compressors[i], in, out);
+	return -EINVAL;
+}
+
 static int compress_to(const struct compressor *c, const char *in, const char *out)
 {
 	char *argv[8];
@@ -96,12 +109,17 @@ static int make_archive(const struct bm_initrd_req *req, const struct compressor
 	char cpio[4096], tmp[4096];
 	int rc;
 
-	if (bm_path(cpio, sizeof(cpio), "%s/modules.cpio", stage) ||
-	    bm_path(tmp, sizeof(tmp), "%s.tmp", dst))
+	if (bm_path(cpio, sizeof(cpio), "%s/modules.cpio", stage))
 		return -ENAMETOOLONG;
 	rc = modules_cpio(req, stage, cpio);
 	if (rc)
 		return rc;
+	/* a name of its own: two runs building the same cached archive each
+	 * rename a whole one into place (the bytes are the same) */
+	rc = bm_out_tmp(dst, tmp, sizeof(tmp));
+	if (rc < 0)
+		return rc;
+	close(rc);
 	rc = compress_to(c, cpio, tmp);
 	if (!rc && rename(tmp, dst))
 		rc = -errno;
@@ -156,19 +174,25 @@ static int pad4(int fd)
 	return 0;
 }
 
-static int concat(const char *out, const char *base, const char *mods, int pad)
+/* base, then each further part ("" = none), padded to 4 bytes when pad. */
+static int concat(const char *out, const char *base, const char *mods, int pad,
+		  const char *cfg)
 {
+	const char *parts[] = { mods, cfg };
 	char tmp[4096];
+	size_t i;
 	int fd, rc;
 
 	fd = bm_out_tmp(out, tmp, sizeof(tmp));
 	if (fd < 0)
 		return fd;
 	rc = bm_append_file(fd, base);
-	if (!rc && mods[0]) {
+	for (i = 0; !rc && i < sizeof(parts) / sizeof(parts[0]); i++) {
+		if (!parts[i] || !parts[i][0])
+			continue;
 		rc = pad ? pad4(fd) : 0;
 		if (!rc)
-			rc = bm_append_file(fd, mods);
+			rc = bm_append_file(fd, parts[i]);
 	}
 	if (close(fd) && !rc)
 		rc = -errno;
@@ -182,7 +206,7 @@ static int concat(const char *out, const char *base, const char *mods, int pad)
 int bm_initrd_build(const struct bm_initrd_req *req, char *desc, size_t desclen)
 {
 	const struct compressor *c;
-	char base[4096], mods[4096] = "";
+	char base[4096], mods[4096] = "", cfg[4096] = "";
 	size_t n;
 	int has_xz, rc;
 
@@ -213,12 +237,23 @@ int bm_initrd_build(const struct bm_initrd_req *req, char *desc, size_t desclen)
 			return rc;
 		}
 	}
-	rc = concat(req->out, base, mods, 1);
+	if (req->configs) {
+		rc = bm_config_archive(req, c->ext, compress_ext, cfg, sizeof(cfg));
+		if (rc) {
+			bm_msg("cannot build the archive of suite %s and profiles %s: %s",
+			       req->suite, req->fs, strerror(-rc));
+			return rc;
+		}
+		if (req->config_out)
+			snprintf(req->config_out, req->config_len, "%s", cfg);
+	}
+	rc = concat(req->out, base, mods, 1, cfg);
 	if (rc) {
 		bm_msg("cannot write %s: %s", req->out, strerror(-rc));
 		return rc;
 	}
-	bm_path(desc, desclen, "%s + %s", base, mods[0] ? mods : "(no modules)");
+	bm_path(desc, desclen, "%s + %s%s%s", base, mods[0] ? mods : "(no modules)",
+		cfg[0] ? " + " : "", cfg);
 	return 0;
 }
 
@@ -283,7 +318,7 @@ int bm_initrd_concat(const char *out, const char *name, const char *base, const 
 	/* The kernel's lz4 reads legacy frames up to the end of its input: zeros
 	 * after a member are a bad frame ("Decoding failed"), the next member's
 	 * magic is taken as more of the same stream.  The others stop at their end. */
-	return concat(out, base, mods, strcmp(name, "lz4"));
+	return concat(out, base, mods, strcmp(name, "lz4"), NULL);
 }
 
 int bm_list_merge(char *buf, size_t len, const char *add)

@@ -20,8 +20,19 @@ struct bm_initrd_req {
 	const char *out;         /* initrd.img to write */
 	const char *workdir;     /* for uncached (local) module archives */
 	int cacheable;           /* Debian kernels: the release names the files */
+	/* The run's own suite and profiles (host/cfgarch.c), appended last; NULL
+	 * configs = none (the base image's apply). */
+	const char *configs, *suite, *fs;
+	char *config_out;        /* the config archive's path, when one was made */
+	size_t config_len;
 };
 
+/* The archive of req's suite and profiles, compressed (by compress, with the
+ * kernel's compressor ext) into the cache, named by a hash of its contents;
+ * path gets its name.  0 or -errno. */
+int bm_config_archive(const struct bm_initrd_req *req, const char *ext,
+		      int (*compress)(const char *ext, const char *in, const char *out),
+		      char *path, size_t len);
 /* Builds req->out; desc gets a one-line description for meta.json. */
 int bm_initrd_build(const struct bm_initrd_req *req, char *desc, size_t desclen);
 /*

@@ -1,66 +1,147 @@
 #!/bin/sh
 # Installs the Debian packages bootmark needs to build, boot and test, when missing.
-# Run as root on Debian 12; as a normal user it only reports what is missing.
+# Run as root on Debian 12 or 13; as a normal user it only reports what is missing.
+#
+# A release that lacks a package degrades instead of failing: every package it has is
+# installed; an optional one it lacks is named with what is lost (the tests that need
+# it skip and say why); a required one it lacks is named with the release, and the
+# script then exits 111 after installing the rest.
+# Installing gawk (for make check-bench's awk test) does not change what `awk` is:
+# the awk alternative is put back to what it was.
+# Exit: 0 every required package is there (optional ones may be missing), 111 a
+# required one is missing or apt-get failed.
 set -eu
+export LC_ALL=C
 
-# command:package pairs; a command found on PATH (or file that exists) means installed.
-need="musl-gcc:musl-tools
-/bin/busybox:busybox-static
-mke2fs:e2fsprogs
-mkfs.xfs:xfsprogs
-/usr/include/libaio.h:libaio-dev
-/usr/include/sqlite3.h:libsqlite3-dev
-sqlite3:sqlite3
-qemu-system-x86_64:qemu-system-x86
-/usr/share/qemu/qboot.rom:qemu-system-data
-depmod:kmod
-cpio:cpio
-xz:xz-utils
-zstd:zstd
-/usr/share/dbench/client.txt:dbench
-gcc:gcc
-clang:clang
-make:make
-file:file
-apt-get:apt
-dpkg-deb:dpkg
-git:git
-/usr/lib/PXELINUX/pxelinux.0:pxelinux
-/usr/lib/syslinux/modules/bios/ldlinux.c32:syslinux-common
-/usr/lib/ipxe/qemu/efi-virtio.rom:ipxe-qemu
-/usr/lib/python3/dist-packages/lava_common/schemas/__init__.py:lava-common
-/usr/lib/python3/dist-packages/pexpect/__init__.py:python3-pexpect
-/usr/lib/python3/dist-packages/yaml/__init__.py:python3-yaml
-sfdisk:fdisk
-/usr/bin/fio:fio
-lz4:lz4
-/usr/sbin/bonnie++:bonnie++
-python3:python3
-mdadm:mdadm
-cryptsetup:cryptsetup-bin
-mkfs.f2fs:f2fs-tools
-make-bcache:bcache-tools"
+# what|package|lost: WHAT is a command on PATH or a file that must exist (or a
+# comma-separated list of them: any one will do).  An empty
+# LOST marks a package make and make run need; otherwise it says what is lost
+# without the package.
+table="musl-gcc|musl-tools|
+/bin/busybox|busybox-static|
+mke2fs|e2fsprogs|
+mkfs.xfs|xfsprogs|
+/usr/include/libaio.h|libaio-dev|
+/usr/include/sqlite3.h|libsqlite3-dev|
+/usr/include/linux/types.h|linux-libc-dev|
+qemu-system-x86_64|qemu-system-x86|
+/usr/share/qemu/qboot.rom|qemu-system-data|
+depmod|kmod|
+cpio|cpio|
+xz|xz-utils|
+zstd|zstd|
+gcc|gcc|
+make|make|
+file|file|
+apt-get|apt|
+dpkg-deb|dpkg|
+/usr/share/keyrings/debian-archive-keyring.gpg|debian-archive-keyring|
+sfdisk|fdisk|
+python3|python3|
+sqlite3|sqlite3|make check-history's look into the store (tests/history*.sh)
+clang|clang|make check-unit's clang builds and make fuzz
+/usr/share/dbench/client.txt|dbench|dbench's own loadfile in the image (the runner generates a similar mix) and make bench's dbench fidelity
+git|git|make check-bisect (git bisect run)
+/usr/lib/PXELINUX/pxelinux.0|pxelinux|make check-pxe (PXE boot with pxelinux)
+/usr/lib/syslinux/modules/bios/ldlinux.c32|syslinux-common|make check-pxe (PXE boot with pxelinux)
+/usr/lib/ipxe/qemu/efi-virtio.rom,/usr/share/qemu/efi-virtio.rom|ipxe-qemu|make check-pxe (PXE boot with iPXE)
+/usr/lib/python3/dist-packages/lava_common/schemas/__init__.py|lava-common|make check-lava (jobs checked against LAVA's schema, LAVA's monitor on a run)
+/usr/lib/python3/dist-packages/pexpect/__init__.py|python3-pexpect|make check-lava (LAVA's monitor on a run)
+/usr/lib/python3/dist-packages/yaml/__init__.py|python3-yaml|make check-lava (jobs read back as YAML)
+/usr/bin/fio|fio|make bench's overhead against fio
+lz4|lz4|make bench's lz4 initrd in the compression sweep
+/usr/sbin/bonnie++|bonnie++|make bench's bonnie++ fidelity
+gawk|gawk|make check-bench's run of every awk script under gawk
+mawk|mawk|make check-bench's run of every awk script under mawk
+debootstrap|debootstrap|make check-distro (a minbase chroot of another release)
+xmllint|libxml2-utils|make check-verdicts' validation of JUnit and the HTML report
+mdadm|mdadm|make check-disk's md RAID decoys (0.90 and 1.0 superblocks)
+cryptsetup|cryptsetup-bin|make check-disk's LUKS2 decoy
+mkfs.f2fs|f2fs-tools|make check-disk's f2fs decoy
+make-bcache|bcache-tools|make check-disk's bcache decoy"
+
+# "Debian GNU/Linux 13 (trixie)"
+release=$(. /etc/os-release 2>/dev/null && echo "${PRETTY_NAME:-$ID $VERSION_ID}") || release="this system"
+
+# have WHAT: WHAT may list alternatives, "a,b" (a file moved between releases)
+have() {
+	for w in $(printf '%s\n' "$1" | tr ',' '\n'); do
+		case $w in
+		/*) [ -e "$w" ] && return 0 ;;
+		# sbin tools are not on a normal user's PATH
+		*) { command -v "$w" >/dev/null 2>&1 || [ -x "/usr/sbin/$w" ] || [ -x "/sbin/$w" ]; } &&
+			return 0 ;;
+		esac
+	done
+	return 1
+}
 
 missing=""
-for pair in $need; do
-	what=${pair%%:*}
-	pkg=${pair#*:}
-	case $what in
-	/*) [ -e "$what" ] && continue ;;
-	*) command -v "$what" >/dev/null 2>&1 && continue ;;
-	esac
-	# sbin tools are not on a normal user's PATH
-	[ -x "/usr/sbin/$what" ] || [ -x "/sbin/$what" ] && continue
+nl='
+'
+IFS=$nl
+for line in $table; do
+	IFS='|' read -r what pkg lost <<EOF
+$line
+EOF
+	have "$what" && continue
+	case " $missing " in *" $pkg "*) continue ;; esac
 	missing="$missing $pkg"
 done
-
+unset IFS
 [ -z "$missing" ] && exit 0
+
+lost_of() {  # lost_of PKG: the LOST column of PKG ("" = required)
+	printf '%s\n' "$table" | awk -F'|' -v p="$1" '$2 == p { print $3; exit }'
+}
+
 if [ "$(id -u)" -ne 0 ]; then
-	echo "bootmark: missing packages:$missing (run as root: apt-get install$missing)" >&2
-	exit 111
+	echo "bootmark: missing packages:$missing (run as root: sh host/install-deps.sh)" >&2
+	for pkg in $missing; do
+		[ -n "$(lost_of "$pkg")" ] || exit 111
+	done
+	exit 0
 fi
-echo "bootmark: installing$missing"
+candidate() { apt-cache policy "$1" 2>/dev/null | grep -q '^  Candidate: [^(]'; }
+
+# Only optional packages missing, none of which apt's lists have (Debian 13 has no
+# lava-common): say so without an apt-get update on every make run.
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -q
-# shellcheck disable=SC2086 # word splitting of the package list is wanted
-apt-get install -y -q --no-install-recommends $missing
+wanted=""
+for pkg in $missing; do
+	[ -n "$(lost_of "$pkg")" ] && ! candidate "$pkg" && continue
+	wanted=1
+done
+if [ -n "$wanted" ] && ! apt-get update -q; then
+	echo "bootmark: apt-get update failed: going by the package lists apt already has" >&2
+fi
+
+# The release's archive decides: a package apt has no candidate for is reported,
+# not handed to apt-get install (one unknown name makes apt install nothing).
+install="" rc=0
+for pkg in $missing; do
+	if candidate "$pkg"; then
+		install="$install $pkg"
+		continue
+	fi
+	lost=$(lost_of "$pkg")
+	if [ -n "$lost" ]; then
+		echo "bootmark: $release has no package $pkg: without it, no $lost (those tests skip)" >&2
+	else
+		echo "bootmark: $release has no package $pkg, which make and make run need" >&2
+		rc=111
+	fi
+done
+
+if [ -n "$install" ]; then
+	awk_was=$(readlink -f /etc/alternatives/awk 2>/dev/null) || awk_was=""
+	echo "bootmark: installing$install"
+	# shellcheck disable=SC2086 # word splitting of the package list is wanted
+	apt-get install -y -q --no-install-recommends $install || rc=111
+	awk_now=$(readlink -f /etc/alternatives/awk 2>/dev/null) || awk_now=""
+	if [ -n "$awk_was" ] && [ "$awk_now" != "$awk_was" ]; then
+		update-alternatives --set awk "$awk_was" >/dev/null &&
+			echo "bootmark: awk is still $awk_was (gawk is only for the awk test)"
+	fi
+fi
+exit $rc

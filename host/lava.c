@@ -88,9 +88,11 @@ static int check_disk(const struct bm_lava_opts *o, char *err, size_t errlen)
 	const char *const vals[] = { o->disk_serial, o->disk_wwn, o->disk_model };
 	uint64_t size;
 
-	if (!o->disk_serial[0] && !o->disk_wwn[0] && !o->disk_model[0])
-		return fail(err, errlen, "no disk named: give --disk-serial, --disk-wwn or "
-			    "--disk-model (the runner reformats the disk they select)");
+	/* any one selector names the disk (docs/disk-safety.md): all that are
+	 * set must match, and exactly one disk may */
+	if (!o->disk_serial[0] && !o->disk_wwn[0] && !o->disk_model[0] && !o->disk_size[0])
+		return fail(err, errlen, "no disk named: give --disk-serial, --disk-wwn, "
+			    "--disk-model or --disk-size (the runner reformats the disk they select)");
 	for (int i = 0; i < 3; i++)
 		if (!printable(vals[i], 1))
 			return fail(err, errlen, "--%s %s: a kernel command line word holds no "

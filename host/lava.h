@@ -17,8 +17,9 @@
 
 /* The monitor's regular expressions (Python re, applied by pexpect). */
 #define BM_LAVA_START   "@@B1 [0-9a-f]{8} 1 H v=1 "
+/* tests= (the planned tests) since issue 15; a runner before it wrote none */
 #define BM_LAVA_END     "@@B1 [0-9a-f]{8} [1-9][0-9]* Z n=[0-9]+ results=[0-9]+ " \
-			"errors=[0-9]+ #[0-9a-f]{8}"
+			"errors=[0-9]+( tests=[0-9]+)? #[0-9a-f]{8}"
 #define BM_LAVA_PATTERN "@@B1 [0-9a-f]{8} [1-9][0-9]* M id=(?P<test_case_id>[a-z0-9_]+) " \
 			"result=(?P<result>pass|fail|unknown) " \
 			"measurement=(?P<measurement>-?[0-9]+(\\.[0-9]+)?) " \
@@ -32,6 +33,7 @@ struct bm_lava_opts {
 	char job_name[201];
 	char suite[32];
 	char fs[128];
+	char configs[4096];       /* where suite and profiles are checked ("" = the tree's) */
 	char disk_serial[64];
 	char disk_wwn[64];
 	char disk_model[64];

@@ -12,7 +12,7 @@ static const struct {
 	const char *help;
 } commands[] = {
 	{ "run", bm_cmd_run, "boot kernels in QEMU, run a suite, print the table" },
-	{ "kernel", bm_cmd_kernel, "fetch or list kernels (kernel fetch SPEC | kernel list)" },
+	{ "kernel", bm_cmd_kernel, "fetch or list kernels (kernel fetch SPEC | list | update)" },
 	{ "parse", bm_cmd_parse, "status and table from a serial log captured anywhere" },
 	{ "export", bm_cmd_export, "tidy JSON or CSV rows from run directories" },
 	{ "compare", bm_cmd_compare, "kernels side by side: statistics and significance marks" },

@@ -10,6 +10,7 @@
 #include "boot.h"
 #include "json.h"
 #include "util.h"
+#include "schema.h"
 
 static const char *const watch_names[] = {
 	[BM_WATCH_NONE] = "none", [BM_WATCH_EXITED] = "exited",
@@ -104,6 +105,30 @@ static void host_load(struct bm_json *j, const struct bm_boot *b)
 	bm_json_kint(j, "icount", b->icount);
 }
 
+/* A string, or null when s is "" (not known, or not a Debian kernel). */
+static void kstr_or_null(struct bm_json *j, const char *key, const char *s)
+{
+	if (s && *s) {
+		bm_json_kstr(j, key, s);
+	} else {
+		bm_json_key(j, key);
+		bm_json_null(j);
+	}
+}
+
+/* Which Debian package the kernel is, at which version, from which archive
+ * (kernels/debapt.c): the same spec is the same kernel on every host. */
+static void deb_package(struct bm_json *j, const struct bm_kernel *k)
+{
+	char pkg[BM_REL_MAX + 16] = "";
+
+	if (k->deb)
+		snprintf(pkg, sizeof(pkg), "linux-image-%s", k->release);
+	kstr_or_null(j, "kernel_package", pkg);
+	kstr_or_null(j, "kernel_package_version", k->deb ? k->deb_version : "");
+	kstr_or_null(j, "kernel_package_archive", k->deb ? k->deb_archive : "");
+}
+
 static void meta_body(FILE *f, const void *arg)
 {
 	const struct bm_boot *b = arg;
@@ -112,15 +137,19 @@ static void meta_body(FILE *f, const void *arg)
 
 	bm_json_init(&j, f, 1);
 	bm_json_obj_begin(&j);
+	bm_json_kstr(&j, "schema", BM_SCHEMA_META);
 	bm_json_kstr(&j, "label", b->label);
 	bm_json_kstr(&j, "spec", b->spec);
 	bm_json_kstr(&j, "kernel_release", b->k.release);
+	deb_package(&j, &b->k);
 	bm_json_kstr(&j, "vmlinuz", b->k.vmlinuz);
 	bm_json_kstr(&j, "vmlinuz_sha256", b->sha_vmlinuz);
 	bm_json_kstr(&j, "kernel_config", b->k.config);
 	bm_json_kstr(&j, "initrd", b->initrd);
 	bm_json_kstr(&j, "initrd_sha256", b->sha_initrd);
 	bm_json_kstr(&j, "initrd_parts", b->initrd_desc);
+	bm_json_kstr(&j, "config_archive", b->config_archive);
+	bm_json_kstr(&j, "config_archive_sha256", b->sha_config);
 	bm_json_kstr(&j, "run", b->run);
 	bm_json_kstr(&j, "append", b->append);
 	bm_json_kstr(&j, "accel", b->kvm ? "kvm" : "tcg");
@@ -219,6 +248,7 @@ void bm_results_json(FILE *f, const struct bm_results *r)
 
 	bm_json_init(&j, f, 1);
 	bm_json_obj_begin(&j);
+	bm_json_kstr(&j, "schema", BM_SCHEMA_RESULTS);
 	bm_json_kstr(&j, "run", r->run);
 	bm_json_kstr(&j, "source", r->source);
 	bm_json_kstr(&j, "status", bm_status_name(r->status));

@@ -10,6 +10,7 @@
 #include "json.h"
 #include "repeat.h"
 #include "util.h"
+#include "schema.h"
 
 int bm_rep_init(struct bm_rep *r, const char *const *labels, int nk,
 		const struct bm_ar_limits *lim)
@@ -197,6 +198,7 @@ int bm_rep_write_json(const struct bm_rep *r, const char *path)
 		return -errno;
 	bm_json_init(&j, f, 1);
 	bm_json_obj_begin(&j);
+	bm_json_kstr(&j, "schema", BM_SCHEMA_REPEAT);
 	bm_json_kstr(&j, "repeat", "auto");
 	bm_json_kint(&j, "repeat_min", r->lim.min);
 	bm_json_kint(&j, "repeat_max", r->lim.max);

@@ -161,6 +161,17 @@ int bm_setup_kernel(const struct bm_setup *s, struct bm_kspec *spec, struct bm_k
 	return rc;
 }
 
+int bm_setup_configs(struct bm_setup *s, const char *configs, const char *suite,
+		     const char *fs)
+{
+	static struct bm_boot_opts o;
+
+	snprintf(o.configs, sizeof(o.configs), "%s", configs);
+	if (set_paths(s, &o))
+		return -EINVAL;
+	return check_configs(s, suite, fs) ? -EINVAL : 0;
+}
+
 int bm_setup_check_kernel(struct bm_kspec *k)
 {
 	struct bm_kernel kern;
@@ -193,7 +204,7 @@ void bm_setup_run_cfg(const struct bm_setup *s, const struct bm_boot_opts *o, co
 		      const char *suite, const char *fs, struct bm_run_cfg *c)
 {
 	*c = (struct bm_run_cfg){
-		.out = out, .suite = suite, .fs = fs, .tools = s->exe,
+		.out = out, .suite = suite, .fs = fs, .tools = s->exe, .configs = s->configs,
 		.image = s->image, .accel = o->accel, .disk_cache = o->disk_cache,
 		.machine = o->machine, .modules = s->modules,
 		.disk_size = s->suite.disk_size, .mem = (int)o->mem, .smp = (int)o->smp,

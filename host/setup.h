@@ -94,6 +94,11 @@ int bm_setup_load(struct bm_setup *s, const struct bm_boot_opts *o, const char *
  * message names module, profile and kernel); -errno a system error (fetch).
  */
 int bm_setup_kernel(const struct bm_setup *s, struct bm_kspec *spec, struct bm_kernel *k);
+/* Only the configs folder (configs, or the tree's when ""), the suite and the
+ * profiles, as bm_setup_load checks them: for commands that boot nothing
+ * (lava).  0, or -EINVAL (reported). */
+int bm_setup_configs(struct bm_setup *s, const char *configs, const char *suite,
+		     const char *fs);
 /* A local spec must resolve, a Debian release must exist.  0 or -EINVAL. */
 int bm_setup_check_kernel(struct bm_kspec *k);
 /* Checks spec[i] (bm_setup_check_kernel) and labels it as every command does:

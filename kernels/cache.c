@@ -50,49 +50,6 @@ static int push(char ***v, size_t *n, const char *s, size_t len)
 	return 0;
 }
 
-/* Real releases only: "6.12-amd64" is a meta-package, not a kernel. */
-static int wanted(const char *rel)
-{
-	size_t n = strlen(rel);
-	const char *dot = strchr(rel, '.');
-
-	return bm_release_ok(rel) && n > 6 && !strcmp(rel + n - 6, "-amd64") &&
-	       dot && strchr(dot + 1, '.') && !strstr(rel, "-dbg") && !strstr(rel, "-unsigned");
-}
-
-int bm_deb_available(char ***rels, size_t *n)
-{
-	char *argv[] = { "apt-cache", "search", "--names-only",
-			 "^linux-image-[0-9].*-amd64$", NULL };
-	char *out = NULL, *line, *save = NULL;
-	int status = 0, rc;
-
-	*rels = NULL;
-	*n = 0;
-	rc = bm_run_prog(argv, NULL, -1, &out, NULL, &status);
-	if (rc)
-		return rc;
-	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-		free(out);
-		return -ECHILD;
-	}
-	/* "linux-image-6.1.0-53-amd64 - Linux 6.1 for 64-bit PCs (signed)" */
-	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		size_t len = strcspn(line, " ");
-
-		if (strncmp(line, "linux-image-", 12) || len <= 12)
-			continue;
-		line[len] = '\0';
-		if (!wanted(line + 12))
-			continue;
-		rc = push(rels, n, line + 12, len - 12);
-		if (rc)
-			break;
-	}
-	free(out);
-	return rc;
-}
-
 static unsigned long nmodules;
 
 static int count_ko(const char *path, const struct stat *st, int flag, struct FTW *ftw)
@@ -125,8 +82,10 @@ static void list_cached(FILE *f, const char *dir, char ***cached, size_t *ncache
 		nmodules = 0;
 		if (!bm_path(mods, sizeof(mods), "%s/lib/modules/%s", k.modroot, k.release))
 			nftw(mods, count_ko, 16, FTW_PHYS);
-		fprintf(f, "  %-32s vmlinuz %6.1f MiB  %5lu modules\n", k.release,
-			(double)st.st_size / (1024 * 1024), nmodules);
+		fprintf(f, "  %-32s vmlinuz %6.1f MiB  %5lu modules  %s%s%s\n", k.release,
+			(double)st.st_size / (1024 * 1024), nmodules,
+			k.deb_version[0] ? k.deb_version : "(version not recorded)",
+			k.deb_archive[0] ? " " : "", k.deb_archive);
 		push(cached, ncached, k.release, strlen(k.release));
 	}
 	closedir(d);
@@ -134,9 +93,18 @@ static void list_cached(FILE *f, const char *dir, char ***cached, size_t *ncache
 		fprintf(f, "  (none)\n");
 }
 
+/* Newest kernel first: 6.12.117+deb13 before 6.12.9+deb13 before 6.1.0-53. */
+static int cmp_pkg(const void *a, const void *b)
+{
+	const struct bm_debpkg *x = a, *y = b;
+
+	return strverscmp(y->release, x->release);
+}
+
 int bm_kernel_list(FILE *f)
 {
-	char dir[PATH_MAX], **cached = NULL, **avail = NULL;
+	char dir[PATH_MAX], **cached = NULL;
+	struct bm_debpkg *avail = NULL;
 	size_t ncached = 0, navail = 0, i, j;
 	int rc;
 
@@ -144,25 +112,29 @@ int bm_kernel_list(FILE *f)
 	if (rc)
 		return rc;
 	list_cached(f, dir, &cached, &ncached);
+	fflush(f);
 	rc = bm_deb_available(&avail, &navail);
 	if (rc) {
-		bm_msg("cannot list Debian kernels (apt-cache search): %s", strerror(-rc));
+		bm_msg("cannot list Debian kernels: %s", strerror(-rc));
 		goto out_free;
 	}
-	fprintf(f, "available from Debian (apt-cache):\n");
+	qsort(avail, navail, sizeof(*avail), cmp_pkg);
+	fprintf(f, "available from Debian 12 and 13 (release, package version, archive):\n");
 	for (i = 0; i < navail; i++) {
-		for (j = 0; j < ncached && strcmp(cached[j], avail[i]); j++)
+		for (j = 0; j < ncached && strcmp(cached[j], avail[i].release); j++)
 			;
 		if (j < ncached)
-			fprintf(f, "  %-32s [cached]\n", avail[i]);
+			fprintf(f, "  %-32s %-24s %-20s [cached]\n", avail[i].release,
+				avail[i].version, avail[i].archive);
 		else
-			fprintf(f, "  %s\n", avail[i]);
+			fprintf(f, "  %-32s %-24s %s\n", avail[i].release, avail[i].version,
+				avail[i].archive);
 	}
 	if (!navail)
-		fprintf(f, "  (none; run apt-get update?)\n");
+		fprintf(f, "  (none: bootmark kernel update?)\n");
 out_free:
 	bm_strv_free(cached, ncached);
-	bm_strv_free(avail, navail);
+	free(avail);
 	return rc;
 }
 

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * Debian kernels: apt-get download linux-image-<release>, dpkg-deb -x,
- * keep vmlinuz, config and modules, depmod (the package ships no
- * modules.dep), then rename the finished tree into the cache: a cache
- * entry either is complete or does not exist.
+ * Debian kernels: apt-get download linux-image-<release>=<version> through
+ * bootmark's apt (kernels/debapt.c), dpkg-deb -x, keep vmlinuz, config and
+ * modules, depmod (the package ships no modules.dep), write which version and
+ * archive it was, then rename the finished tree into the cache: a cache entry
+ * either is complete or does not exist.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -13,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <pwd.h>
 #include <unistd.h>
 
 #include "kernel.h"
@@ -26,6 +28,45 @@ int bm_kernels_dir(char *buf, size_t len)
 	if (rc)
 		return rc;
 	return bm_path(buf, len, "%s/kernels", root);
+}
+
+_Static_assert(BM_DEB_VER_MAX == BM_DEB_SUITE_MAX, "read_package fills both alike");
+
+/* kernels/<release>/package: "version 6.1.187-1" and "archive bookworm-security"
+ * lines; entries cached before bootmark wrote it have none (fields stay ""). */
+static void read_package(struct bm_kernel *k)
+{
+	char path[PATH_MAX], line[256];
+	FILE *f;
+
+	if (bm_path(path, sizeof(path), "%s/package", k->modroot))
+		return;
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		size_t n = strcspn(line, "\n");
+		char *dst = !strncmp(line, "version ", 8) ? k->deb_version :
+			    !strncmp(line, "archive ", 8) ? k->deb_archive : NULL;
+
+		/* both fields have BM_DEB_VER_MAX == BM_DEB_SUITE_MAX bytes */
+		if (dst && n > 8 && n - 8 < BM_DEB_VER_MAX) {
+			memcpy(dst, line + 8, n - 8);
+			dst[n - 8] = '\0';
+		}
+	}
+	fclose(f);
+}
+
+static int write_package(const char *keep, const struct bm_debpkg *p)
+{
+	char path[PATH_MAX], text[BM_REL_MAX + BM_DEB_VER_MAX + BM_DEB_SUITE_MAX + 64];
+
+	if (bm_path(path, sizeof(path), "%s/package", keep))
+		return -ENAMETOOLONG;
+	snprintf(text, sizeof(text), "package linux-image-%s\nversion %s\narchive %s\n",
+		 p->release, p->version, p->archive);
+	return bm_write_file_atomic(path, text, strlen(text));
 }
 
 int bm_deb_cached(const char *release, struct bm_kernel *out)
@@ -46,6 +87,8 @@ int bm_deb_cached(const char *release, struct bm_kernel *out)
 		return -ENOENT;
 	if (!bm_is_file(out->config))
 		out->config[0] = '\0';
+	out->deb = 1;
+	read_package(out);
 	return 0;
 }
 
@@ -118,22 +161,40 @@ static int keep_files(const char *x, const char *keep, const char *rel)
 
 /*
  * apt-get drops privileges to _apt for the download; the cache under a
- * 0700 home is out of its reach, so it downloads into a world-writable
- * temporary directory of its own.
+ * 0700 home is out of its reach, so it downloads into a temporary folder of
+ * its own, given to _apt alone (mode 0700): a world-writable one would let
+ * another user plant the .deb that is then extracted as root.
  */
-static int download(const char *pkg, char *deb, size_t len, char *dldir, size_t dllen)
+static void give_to_apt(const char *dir)
+{
+	struct passwd *pw = geteuid() == 0 ? getpwnam("_apt") : NULL;
+
+	if (pw && !chown(dir, pw->pw_uid, pw->pw_gid))
+		return;
+	/* no _apt (or not root): apt downloads as us, the 0700 folder is ours */
+}
+static int download(const struct bm_debpkg *p, char *deb, size_t len, char *dldir, size_t dllen)
 {
 	const char *tmpdir = getenv("TMPDIR");
-	char *dl[] = { "apt-get", "-q", "download", (char *)pkg, NULL };
-	int rc;
+	char what[BM_REL_MAX + BM_DEB_VER_MAX + 16];
+	char *const args[] = { "-q", "download", what, NULL };
+	int status = 0, rc;
 
+	snprintf(what, sizeof(what), "linux-image-%s=%s", p->release, p->version);
 	if (bm_path(dldir, dllen, "%s/bootmark-apt-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp"))
 		return -ENAMETOOLONG;
 	if (!mkdtemp(dldir))
 		return -errno;
-	chmod(dldir, 0777);
-	bm_msg("downloading %s", pkg);
-	rc = bm_run_ok(dl, dldir, -1);
+	give_to_apt(dldir);
+	bm_msg("downloading linux-image-%s %s from %s", p->release, p->version, p->archive);
+	rc = bm_apt_run("apt-get", args, dldir, NULL, &status);
+	if (!rc && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
+		char how[64];
+
+		bm_status_str(status, how, sizeof(how));
+		bm_msg("apt-get download %s failed (%s)", what, how);
+		rc = -ECHILD;
+	}
 	if (rc)
 		return rc;
 	rc = find_deb(dldir, deb, len);
@@ -142,18 +203,18 @@ static int download(const char *pkg, char *deb, size_t len, char *dldir, size_t 
 	return rc;
 }
 
-static int download_extract(const char *tmp, const char *rel)
+static int download_extract(const char *tmp, const struct bm_debpkg *p)
 {
-	char pkg[BM_REL_MAX + 16], deb[PATH_MAX], x[PATH_MAX], keep[PATH_MAX], dldir[PATH_MAX];
+	const char *rel = p->release;
+	char deb[PATH_MAX], x[PATH_MAX], keep[PATH_MAX], dldir[PATH_MAX];
 	char *ex[] = { "dpkg-deb", "-x", deb, x, NULL };
 	char *dm[] = { "depmod", "-b", keep, (char *)rel, NULL };
 	int rc;
 
-	snprintf(pkg, sizeof(pkg), "linux-image-%s", rel);
 	if (bm_path(x, sizeof(x), "%s/x", tmp) || bm_path(keep, sizeof(keep), "%s/keep", tmp))
 		return -ENAMETOOLONG;
 	dldir[0] = '\0';
-	rc = download(pkg, deb, sizeof(deb), dldir, sizeof(dldir));
+	rc = download(p, deb, sizeof(deb), dldir, sizeof(dldir));
 	if (rc)
 		goto out_rm_dldir;
 	bm_msg("extracting %s", strrchr(deb, '/') + 1);
@@ -163,51 +224,73 @@ static int download_extract(const char *tmp, const char *rel)
 	rc = keep_files(x, keep, rel);
 	if (!rc)
 		rc = bm_run_ok(dm, NULL, -1);
+	if (!rc)
+		rc = write_package(keep, p);
 out_rm_dldir:
 	if (dldir[0] && strstr(dldir, "bootmark-apt-"))
 		bm_rm_rf(dldir);
 	return rc;
 }
 
+/* .tmp-<release>-* folders of fetches that were killed: only the lock's
+ * holder makes them, so with the lock held every one left is stale. */
+static void remove_stale(const char *dir, const char *release)
+{
+	char prefix[BM_REL_MAX + 8], path[PATH_MAX];
+	struct dirent *de;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return;
+	snprintf(prefix, sizeof(prefix), ".tmp-%s-", release);
+	while ((de = readdir(d))) {
+		if (strncmp(de->d_name, prefix, strlen(prefix)) || strlen(de->d_name) != strlen(prefix) + 6 ||
+		    bm_path(path, sizeof(path), "%s/%s", dir, de->d_name))
+			continue;
+		bm_msg("removing %s, left by a fetch that did not finish", path);
+		bm_rm_rf(path);
+	}
+	closedir(d);
+}
+
 int bm_deb_known(const char *release)
 {
-	char pkg[BM_REL_MAX + 16];
-	char *argv[] = { "apt-cache", "show", "-q", pkg, NULL };
-	int status = 0, fd, rc;
-	pid_t pid;
+	struct bm_debpkg p;
 
-	snprintf(pkg, sizeof(pkg), "linux-image-%s", release);
-	/* both stdout and stderr ("E: No packages found") go to /dev/null */
-	fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	rc = bm_proc_start(argv, fd, &pid);
-	close(fd);
-	if (rc)
-		return rc;
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -errno;
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -ENOENT;
+	return bm_deb_lookup(release, &p);
 }
 
 int bm_deb_fetch(const char *release)
 {
-	char dir[PATH_MAX], tmp[PATH_MAX], keep[PATH_MAX], final[PATH_MAX];
+	char dir[PATH_MAX], tmp[PATH_MAX], keep[PATH_MAX], final[PATH_MAX], where[512];
+	char lock[PATH_MAX], what[BM_REL_MAX + 16];
+	struct bm_debpkg p;
 	struct bm_kernel k;
-	int rc;
+	int rc, lfd = -1;
 
 	if (!bm_release_ok(release)) {
 		bm_msg("bad kernel release '%s'", release);
 		return -EINVAL;
 	}
 	if (!bm_deb_cached(release, &k)) {
-		bm_msg("kernel %s is already cached in %s", release, k.modroot);
+		if (k.deb_version[0])
+			bm_msg("kernel %s (%s, %s) is already cached in %s", release, k.deb_version,
+			       k.deb_archive, k.modroot);
+		else
+			bm_msg("kernel %s is already cached in %s", release, k.modroot);
 		return 0;
 	}
-	if (bm_deb_known(release) == -ENOENT) {
-		bm_msg("Debian has no package linux-image-%s (see bootmark kernel list)", release);
+	rc = bm_deb_lookup(release, &p);
+	if (rc == -ENOENT) {
+		bm_apt_searched(where, sizeof(where));
+		bm_msg("Debian has no package linux-image-%s in %s (see bootmark kernel list)",
+		       release, where);
 		return -ENOENT;
+	}
+	if (rc) {
+		bm_msg("cannot look up linux-image-%s in Debian's archives: %s", release,
+		       rc == -ENODATA ? "bootmark has no package lists (see above)" : strerror(-rc));
+		return rc;
 	}
 	rc = bm_kernels_dir(dir, sizeof(dir));
 	if (!rc)
@@ -217,14 +300,27 @@ int bm_deb_fetch(const char *release)
 		return rc;
 	}
 	if (bm_path(tmp, sizeof(tmp), "%s/.tmp-%s-XXXXXX", dir, release) ||
-	    bm_path(final, sizeof(final), "%s/%s", dir, release))
+	    bm_path(final, sizeof(final), "%s/%s", dir, release) ||
+	    bm_path(lock, sizeof(lock), "%s/.%s.lock", dir, release))
 		return -ENAMETOOLONG;
+	/* one fetch of a release at a time; the next one finds it complete */
+	snprintf(what, sizeof(what), "fetching %s", release);
+	rc = bm_cache_lock(lock, what, &lfd);
+	if (rc) {
+		bm_msg("cannot lock %s: %s", lock, strerror(-rc));
+		return rc;
+	}
+	if (!bm_deb_cached(release, &k)) {
+		bm_msg("kernel %s was cached by another bootmark meanwhile", release);
+		goto out_unlock;
+	}
+	remove_stale(dir, release);
 	if (!mkdtemp(tmp)) {
 		rc = -errno;
 		bm_msg("cannot create a directory in %s: %s", dir, strerror(-rc));
-		return rc;
+		goto out_unlock;
 	}
-	rc = download_extract(tmp, release);
+	rc = download_extract(tmp, &p);
 	if (rc)
 		goto out_rm_tmp;
 	bm_path(keep, sizeof(keep), "%s/keep", tmp);  /* fits: checked before */
@@ -234,8 +330,10 @@ int bm_deb_fetch(const char *release)
 		bm_msg("cannot rename %s to %s: %s", keep, final, strerror(-rc));
 		goto out_rm_tmp;
 	}
-	bm_msg("kernel %s cached in %s", release, final);
+	bm_msg("kernel %s (%s, %s) cached in %s", release, p.version, p.archive, final);
 out_rm_tmp:
 	bm_rm_rf(tmp);
+out_unlock:
+	bm_cache_unlock(lfd);
 	return rc;
 }

@@ -2,7 +2,9 @@
 /*
  * Kernels to boot: specs, the Debian download cache and local builds.
  *
- *   6.1.0-53-amd64 | deb:6.1.0-53-amd64     Debian linux-image-<release>
+ *   6.1.0-53-amd64 | deb:6.1.0-53-amd64     Debian linux-image-<release>, from
+ *                                           whichever of Debian 12's and 13's
+ *                                           archives has it (kernels/debapt.c)
  *   local:/path/bzImage[:/modules-root]     a local build; modules-root holds
  *                                           lib/modules/<release>/
  *   any of these, a space, then ARGS        extra kernel command-line arguments
@@ -12,6 +14,8 @@
  * Cache layout ($BOOTMARK_CACHE, $XDG_CACHE_HOME/bootmark, ~/.cache/bootmark):
  *   kernels/<release>/boot/{vmlinuz,config}-<release>
  *   kernels/<release>/lib/modules/<release>/   (depmod has been run)
+ *   kernels/<release>/package   "version V" and "archive SUITE" lines
+ *   apt/   bootmark's own apt configuration: sources, lists, cache
  *   initrd/<release>-<set>.cpio.<xz|zst|gz>    module archives
  */
 #ifndef BM_KERNEL_H
@@ -23,6 +27,9 @@
 
 #define BM_REL_MAX 128
 #define BM_KARGS_MAX 512
+#define BM_DEB_VER_MAX 64
+#define BM_DEB_SUITE_MAX 64
+#define BM_APT_URI_MAX 512
 
 enum bm_kspec_kind {
 	BM_KSPEC_DEB,
@@ -43,6 +50,26 @@ struct bm_kernel {               /* a kernel ready to boot */
 	char vmlinuz[PATH_MAX];
 	char config[PATH_MAX];       /* "" = no config known */
 	char modroot[PATH_MAX];      /* "" = no modules */
+	int deb;                     /* 1: a Debian package's (linux-image-<release>) */
+	/* Debian kernels: the package's version and archive as apt reported
+	 * them at fetch time; "" for local builds and older cache entries */
+	char deb_version[BM_DEB_VER_MAX];
+	char deb_archive[BM_DEB_SUITE_MAX];
+};
+
+/* A Debian kernel package: linux-image-<release> at version in archive. */
+struct bm_debpkg {
+	char release[BM_REL_MAX];
+	char version[BM_DEB_VER_MAX];  /* "6.1.187-1", as apt reports it */
+	char archive[BM_DEB_SUITE_MAX]; /* the suite: "bookworm-security" */
+};
+
+/* Where Debian's archives are, from the host's apt sources (kernels/aptsrc.c). */
+struct bm_deb_mirrors {
+	char debian[BM_APT_URI_MAX];     /* "http://deb.debian.org/debian" */
+	char security[BM_APT_URI_MAX];   /* "http://deb.debian.org/debian-security" */
+	char debian_from[PATH_MAX];      /* the sources file, "$BOOTMARK_DEBIAN_MIRROR" */
+	char security_from[PATH_MAX];    /* or "bootmark's default" */
 };
 
 /* Checks syntax only (no file access). 0 or -EINVAL with a message in err. */
@@ -58,16 +85,54 @@ int bm_bzimage_release(const char *path, char *rel, size_t rellen);
  * a config beside the image.  Messages name the problem. */
 int bm_local_resolve(struct bm_kspec *k, struct bm_kernel *out);
 
+/* Mirrors named by these apt sources files (.sources: deb822, else one-line);
+ * fields stay "" when none names one.  Unreadable files are skipped. */
+void bm_deb_mirrors_from(struct bm_deb_mirrors *m, const char *const *files, size_t n);
+/* The host's (/etc/apt/sources.list{,.d/}), $BOOTMARK_DEBIAN_MIRROR and
+ * $BOOTMARK_DEBIAN_SECURITY over them, deb.debian.org when none. */
+int bm_deb_mirrors(struct bm_deb_mirrors *m);
+
+/* The suites looked in, in the order an archive is named when several have
+ * the same version; NULL-terminated. */
+extern const char *const bm_deb_suites[];
+/* The deb822 sources file of bootmark's apt for these mirrors and keyring. */
+int bm_apt_sources_text(const struct bm_deb_mirrors *m, const char *keyring,
+			char *buf, size_t len);
+/* apt-cache madison output -> one package per name (the newest version; among
+ * archives with that version the first of bm_deb_suites).  Lines of other
+ * packages than linux-image-* are skipped.  Free *pkgs. */
+int bm_deb_madison_parse(const char *out, struct bm_debpkg **pkgs, size_t *n);
+
+/* Brings bootmark's apt lists up to date: always when force, else when they
+ * are older than BM_APT_MAX_AGE or the sources changed.  Names the suites
+ * whose lists could not be fetched; 0 when some suite has lists, -ENODATA
+ * when none has. */
+#define BM_APT_MAX_AGE (24 * 3600)
+int bm_apt_update(int force);
+/* An exclusive flock on the lock file path (created), waited for with a
+ * message naming what; *fd holds it until bm_cache_unlock.  0 or -errno. */
+int bm_cache_lock(const char *path, const char *what, int *fd);
+void bm_cache_unlock(int fd);
+/* Runs apt-get (or apt-cache) with bootmark's configuration and args;
+ * stdout captured into *out when out is given. */
+int bm_apt_run(const char *prog, char *const *args, const char *cwd, char **out, int *status);
+/* The suites that have lists, and the ones without: "bookworm, trixie (no lists
+ * of bookworm-security, trixie-security)". */
+int bm_apt_searched(char *buf, size_t len);
+/* The package of release: 0, -ENOENT when no archive has it (after
+ * updating the lists once when they did not), -errno when apt cannot tell. */
+int bm_deb_lookup(const char *release, struct bm_debpkg *p);
+/* "kernel list": every linux-image-*-amd64 kernel of the archives. */
+int bm_deb_available(struct bm_debpkg **pkgs, size_t *n);
+
 int bm_kernels_dir(char *buf, size_t len);
 /* 0 and *out filled when release is cached, -ENOENT when not. */
 int bm_deb_cached(const char *release, struct bm_kernel *out);
-/* 0 when apt knows linux-image-<release>, -ENOENT when not. */
+/* 0 when Debian's archives have linux-image-<release>, -ENOENT when not. */
 int bm_deb_known(const char *release);
 /* Downloads, extracts, runs depmod; says so when already cached.
  * -ENOENT when Debian has no such kernel. */
 int bm_deb_fetch(const char *release);
-/* Available Debian releases from apt-cache; free with bm_strv_free. */
-int bm_deb_available(char ***rels, size_t *n);
 void bm_strv_free(char **v, size_t n);
 
 /* Spec -> bootable kernel; fetches Debian kernels when fetch is set. */

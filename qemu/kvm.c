@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -17,6 +18,7 @@
 
 #include "qemu.h"
 #include "outdir.h"
+#include "profile.h"
 #include "util.h"
 
 #define PROBE_SECONDS 8
@@ -33,6 +35,24 @@ static int banner_in(const char *path)
 	n = read(fd, buf, sizeof(buf));
 	close(fd);
 	return n > 0 && memmem(buf, (size_t)n, "Linux version", 13) != NULL;
+}
+
+/* The last non-empty line of path (QEMU's own words), or "". */
+static void last_line(const char *path, char *buf, size_t len)
+{
+	char *text = NULL, *end, *p;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	if (bm_read_file(path, &text, &n, 1 << 20))
+		return;
+	end = text + n;
+	while (end > text && (end[-1] == '\n' || end[-1] == '\r' || end[-1] == ' '))
+		end--;
+	for (p = end; p > text && p[-1] != '\n'; p--)
+		;
+	snprintf(buf, len, "%.*s", (int)(end - p), p);
+	free(text);
 }
 
 /* 1: banner seen; 0: not seen (why says what happened); -errno: no start. */
@@ -83,8 +103,13 @@ static int probe(const char *vmlinuz, const char *workdir, char *why, size_t why
 		rc = -ENOENT;
 		goto out_free_argv;
 	}
-	if (!seen && exited)
-		bm_path(why, whylen, "QEMU with -accel kvm exited early, see %s", qlog);
+	if (!seen && exited) {
+		char said[200];
+
+		last_line(qlog, said, sizeof(said));
+		bm_path(why, whylen, "QEMU with -accel kvm exited early: %s (%s)",
+			said[0] ? said : "no message", qlog);
+	}
 	else if (!seen)
 		snprintf(why, whylen, "no kernel banner within %d s under KVM", PROBE_SECONDS);
 	rc = seen;
@@ -94,6 +119,66 @@ out_close_fds:
 out_free_argv:
 	bm_argv_free(&a);
 	return rc;
+}
+
+/*
+ * A KVM that failed its probe stays failed until the host reboots, in all
+ * likelihood: the verdict "broken" (never "works") is kept for this host
+ * boot (its boot_id) and an hour, so a run of twenty boots does not pay
+ * twenty probes of 8 s.  Using TCG on a stale "broken" costs speed, never
+ * a result; --accel kvm, or removing <cache>/kvm-probe, asks again.
+ */
+#define KVM_CACHE_S 3600
+
+static int cache_path(char *buf, size_t len)
+{
+	return bm_cache_root(buf, len) ? -ENAMETOOLONG :
+	       bm_path(buf + strlen(buf), len - strlen(buf), "/kvm-probe");
+}
+
+static void boot_id(char *buf, size_t len)
+{
+	char *text = NULL;
+
+	buf[0] = '\0';
+	if (!bm_read_file("/proc/sys/kernel/random/boot_id", &text, NULL, 128))
+		snprintf(buf, len, "%.36s", text);
+	free(text);
+}
+
+/* 1 and the old reason when this host boot's KVM failed within the hour. */
+static int cached_broken(char *reason, size_t len)
+{
+	char path[4096], id[40], *text = NULL, fid[40];
+	long long t;
+	int n = 0, off = 0;
+
+	boot_id(id, sizeof(id));
+	if (!id[0] || cache_path(path, sizeof(path)) ||
+	    bm_read_file(path, &text, NULL, 4096))
+		return 0;
+	/* "bootmark-kvm-probe v1 <boot_id> <unix time> broken <reason>" */
+	n = sscanf(text, "bootmark-kvm-probe v1 %39s %lld broken %n", fid, &t, &off) >= 2 &&
+	    off > 0 && !strcmp(fid, id) && (long long)time(NULL) - t < KVM_CACHE_S &&
+	    (long long)time(NULL) >= t;
+	if (n)
+		snprintf(reason, len, "%.*s", (int)strcspn(text + off, "\n"), text + off);
+	free(text);
+	return n;
+}
+
+static void cache_broken(const char *reason)
+{
+	char path[4096], id[40], line[512];
+	int n;
+
+	boot_id(id, sizeof(id));
+	if (!id[0] || cache_path(path, sizeof(path)))
+		return;
+	n = snprintf(line, sizeof(line), "bootmark-kvm-probe v1 %s %lld broken %.400s\n", id,
+		     (long long)time(NULL), reason);
+	if (n > 0 && (size_t)n < sizeof(line))
+		bm_write_file_atomic(path, line, (size_t)n);  /* a hint: a failure costs a probe */
 }
 
 int bm_kvm_choose(const char *accel, const char *vmlinuz, const char *workdir,
@@ -112,12 +197,17 @@ int bm_kvm_choose(const char *accel, const char *vmlinuz, const char *workdir,
 		snprintf(reason, sizeof(reason), "cannot open /dev/kvm: %s", strerror(errno));
 	} else {
 		close(fd);
-		if (!strcmp(accel, "kvm")) {
-			*use_kvm = 1;
-			snprintf(why, whylen, "kvm requested");
+		/* --accel kvm probes too (a working KVM prints the banner within a
+		 * second): a KVM that hangs the guest is the host's failure, found
+		 * before the boot, not a "hang" of the kernel under test */
+		if (!strcmp(accel, "auto") && cached_broken(reason, sizeof(reason))) {
+			snprintf(why, whylen, "auto: KVM failed its probe earlier in this host boot "
+				 "(%.180s); TCG", reason);
 			return 0;
 		}
 		rc = probe(vmlinuz, workdir, reason, sizeof(reason));
+		if (rc == 0)
+			cache_broken(reason);
 		if (rc == -ENOENT) {
 			bm_msg("%s", reason);
 			snprintf(why, whylen, "%s", reason);
@@ -127,7 +217,7 @@ int bm_kvm_choose(const char *accel, const char *vmlinuz, const char *workdir,
 			snprintf(reason, sizeof(reason), "probe could not start QEMU: %s", strerror(-rc));
 		if (rc == 1) {
 			*use_kvm = 1;
-			snprintf(why, whylen, "auto: KVM probe boot printed the kernel banner");
+			snprintf(why, whylen, "%s: KVM probe boot printed the kernel banner", accel);
 			return 0;
 		}
 	}

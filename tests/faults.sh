@@ -26,20 +26,8 @@ kernel=${BM_FLT_KERNEL:-deb:6.1.0-53-amd64}
 tmo=${BM_FLT_TIMEOUT:-150}
 data=$(cd "$(dirname "$0")/data/faults" && pwd) || exit 1
 cases=${*:-eio enospc panic hang initrd module mkfs config kmsg}
-pass=0 fail=0
-t_start=$(date +%s)
-
-ok() { pass=$((pass + 1)); echo "ok - $*"; }
-notok() { fail=$((fail + 1)); echo "not ok - $*"; }
-check() { if eval "$2"; then ok "$1"; else notok "$1"; fi; }
-finish() {
-	echo "# $(($(date +%s) - t_start)) s"
-	echo "faults: $pass passed, $fail failed"
-	if [ "$fail" -eq 0 ] && [ -z "${BM_KEEP:-}" ]; then rm -rf "$out"; else echo "# kept $out"; fi
-	[ "$fail" -eq 0 ]
-	exit $?
-}
-want() { case " $cases " in *" $1 "*) return 0 ;; esac; return 1; }
+t_name=faults
+. "$(dirname "$0")/lib.sh"
 
 command -v qemu-system-x86_64 >/dev/null || { echo "# SKIP no qemu-system-x86_64"; exit 77; }
 [ -x "$BM" ] || { echo "not ok - $BM missing (make O=... first)"; exit 1; }

@@ -33,8 +33,12 @@ finish() {
 }
 
 [ -x "$bin" ] || { echo "# SKIP no $bin (make O=... first)"; exit 77; }
-"$py" -c 'import lava_common.schemas, pexpect, yaml' 2>/dev/null ||
-	{ echo "# SKIP $py cannot import lava_common, pexpect and yaml (make deps)"; exit 77; }
+for m in lava_common.schemas:lava-common pexpect:python3-pexpect yaml:python3-yaml; do
+	"$py" -c "import ${m%%:*}" 2>/dev/null || {
+		echo "# SKIP no package ${m#*:}: $py cannot import ${m%%:*} (sh host/install-deps.sh says whether this release has it)"
+		exit 77
+	}
+done
 out=$(mktemp -d /tmp/bootmark-lava.XXXXXX)
 
 # 1 -------------------------------------------------------------------------

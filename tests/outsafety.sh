@@ -14,20 +14,8 @@ BM=${BM:-build/bootmark}
 case $BM in /*) ;; *) BM=$(pwd)/$BM ;; esac
 kernel=${BM_SAFE_KERNEL:-deb:6.1.0-53-amd64}
 rel=${kernel#deb:}
-pass=0 fail=0
-t_start=$(date +%s)
-
-ok() { pass=$((pass + 1)); echo "ok - $*"; }
-notok() { fail=$((fail + 1)); echo "not ok - $*"; }
-check() { if eval "$2"; then ok "$1"; else notok "$1"; fi; }
-finish() {
-	echo "# $(($(date +%s) - t_start)) s"
-	echo "outsafety: $pass passed, $fail failed"
-	if [ "$fail" -eq 0 ] && [ -z "${BM_KEEP:-}" ]; then rm -rf "$out"; else echo "# kept $out"; fi
-	[ "$fail" -eq 0 ]
-	exit $?
-}
-has() { grep -aq -- "$2" "$1" 2>/dev/null; }
+t_name=outsafety
+. "$(dirname "$0")/lib.sh"
 sum() { sha256sum "$victim" | cut -d' ' -f1; }
 # victim_ok NAME: the victim is as it was
 victim_ok() { check "$1: the link's target is unchanged" '[ "$(sum)" = "$vsum" ]'; }

@@ -35,8 +35,10 @@ command -v qemu-system-x86_64 >/dev/null || skip "no qemu-system-x86_64"
 command -v python3 >/dev/null || skip "no python3"
 [ -f /usr/lib/PXELINUX/pxelinux.0 ] || skip "no pxelinux.0 (apt-get install pxelinux)"
 [ -f /usr/lib/syslinux/modules/bios/ldlinux.c32 ] || skip "no ldlinux.c32 (syslinux-common)"
-# QEMU's default option ROM of virtio-net-pci (legacy PXE and EFI iPXE in one file)
-[ -f /usr/lib/ipxe/qemu/efi-virtio.rom ] || skip "no efi-virtio.rom (apt-get install ipxe-qemu)"
+# QEMU's default option ROM of virtio-net-pci (legacy PXE and EFI iPXE in one file):
+# Debian 12's ipxe-qemu has it in /usr/lib/ipxe/qemu, Debian 13's in /usr/share/qemu
+[ -f /usr/lib/ipxe/qemu/efi-virtio.rom ] || [ -f /usr/share/qemu/efi-virtio.rom ] ||
+	skip "no efi-virtio.rom (apt-get install ipxe-qemu)"
 T=$(mktemp -d /tmp/bootmark-pxe.XXXXXX)
 $bin kernel fetch "$kernel" >"$T/fetch.log" 2>&1 || { cat "$T/fetch.log"; skip "cannot fetch $kernel"; }
 t_start=$(date +%s)

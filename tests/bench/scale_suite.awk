@@ -119,8 +119,6 @@ BEGIN {
 		# of an assignment's left side first)
 		v = ("random" in o) ? o["random"] : 1000
 		o["random"] = max(1, rnd(v * s))
-		n = split(("threads" in o) ? o["threads"] : "1,2,4,8", tl, ",")
-		for (i = 1; i <= n; i++)
 	} else if (wl == "bonnie") {
 		sz = ("size" in o) ? kib(o["size"]) : 32 * 1024
 		o["size"] = mib(sz * s, 1)
@@ -137,8 +135,6 @@ BEGIN {
 		th = ("threads" in o) ? o["threads"] : 4
 		v = ("files" in o) ? o["files"] : 1000
 		o["files"] = max(th, rnd(v * s))
-		n = split(("fsize" in o) ? o["fsize"] : "40k,128k", fl, ",")
-		for (i = 1; i <= n; i++)
 	} else if (wl == "dbench") {
 		t = ("time" in o) ? o["time"] : 600
 		w = (("warmup" in o) && o["warmup"] >= 0) ? o["warmup"] : int(t / 5)
@@ -161,13 +157,16 @@ BEGIN {
 		k = ("scale" in o) ? o["scale"] : 1
 		o["scale"] = sprintf("%.4f", max(0.0001, k * s))
 	}
-	# keys are written in their order, the ones a rule added after them
+	# keys are written in their order, the ones a rule added after them in
+	# keep[]'s order ("for (k in o)" is in a different order in gawk and mawk)
 	for (i = 1; i <= nk; i++) {
 		line = line " " key[i] "=" o[key[i]]
 		delete o[key[i]]
 	}
-	for (k in o)
-		line = line " " k "=" o[k]
+	n = split(keep[wl], kl, " ")
+	for (i = 1; i <= n; i++)
+		if (kl[i] in o)
+			line = line " " kl[i] "=" o[kl[i]]
 	out[++nout] = line
 }
 

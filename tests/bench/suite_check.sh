@@ -5,6 +5,8 @@
 # and the log reader (tests/bench/suite_times.awk) on a log with known times.
 # Run from the repo root.  Exit 0 pass, 1 fail.
 set -u
+# AWK: the awk to run the scripts (and this test's own one-liners) with
+AWK=${AWK:-awk}
 
 pass=0 fail=0
 ok() { pass=$((pass + 1)); echo "ok - $*"; }
@@ -21,11 +23,11 @@ check "tests/bench_suite.sh parses (sh -n)" "sh -n tests/bench_suite.sh"
 # the jobs of a suite, without comments: workload and keys, values dropped
 shape() {
 	grep -v '^[[:space:]]*\(#\|$\)' "$1" | grep -v '^suite ' |
-		awk '{ printf "%s", $1; for (i = 2; i <= NF; i++) { sub(/=.*/, "", $i); k[i] = $i }
+		"$AWK" '{ printf "%s", $1; for (i = 2; i <= NF; i++) { sub(/=.*/, "", $i); k[i] = $i }
 			n = NF; for (i = 2; i <= n; i++) printf " %s", k[i]; print "" }'
 }
 for s in 1 0.01 0.002; do
-	awk -v s=$s -f $A configs/suites/seeds > "$tmp/s$s" 2> "$tmp/err$s"
+	"$AWK" -v s=$s -f $A configs/suites/seeds > "$tmp/s$s" 2> "$tmp/err$s"
 	check "seeds scales at $s (exit 0, nothing on stderr)" "[ \$? -eq 0 ] && [ ! -s $tmp/err$s ]"
 done
 check "the scaled suite keeps every job line but aim7's, in order" \
@@ -40,7 +42,7 @@ check "thread and client counts are kept (tiobench 256, dbench 192)" \
 check "dbench 600 s at 0.01 is 6 s with a 1 s warm-up" "grep -qx 'dbench clients=48 time=6 warmup=1' $tmp/s0.01"
 check "aim7 is left out and counted: 24 tests, 363600 jobs at scale 1 (99/101/102 per task)" \
 	"! grep -q '^aim7' $tmp/s0.01 && grep -qx '# bench_suite: aim7_tests=24 aim7_jobs=363600 at scale 1' $tmp/s0.01"
-awk -v s=0.01 -v aim7probe=1 -f $A configs/suites/seeds > "$tmp/probe"
+"$AWK" -v s=0.01 -v aim7probe=1 -f $A configs/suites/seeds > "$tmp/probe"
 check "aim7probe=1 appends the probe as the last line" "tail -n 1 $tmp/probe | grep -qx 'aim7 mix=dbase tasks=2 jobs=1'"
 check "floors: lmdd >= its largest bs (1M), aio >= threads (100 files)" \
 	"grep -qx 'lmdd size=1M' $tmp/s0.002 && grep -q '^aio files=100 fsize=128k ' $tmp/s0.002"
@@ -49,11 +51,11 @@ check "bonnie's defaults are scaled explicitly (seeks 8192 x 0.01 = 82, charsize
 echo "dd size=1M count=3" > "$tmp/bad1"
 echo "frobnicate size=1M" > "$tmp/bad2"
 for b in bad1 bad2; do
-	awk -v s=0.5 -f $A "$tmp/$b" > /dev/null 2> "$tmp/$b.err"
+	"$AWK" -v s=0.5 -f $A "$tmp/$b" > /dev/null 2> "$tmp/$b.err"
 	check "an option or workload without a rule is refused ($b: exit 100, named)" \
 		"[ \$? -eq 100 ] && grep -q 'no scaling rule' $tmp/$b.err"
 done
-awk -v s=0 -f $A configs/suites/seeds > /dev/null 2>&1
+"$AWK" -v s=0 -f $A configs/suites/seeds > /dev/null 2>&1
 check "scale 0 is refused (exit 100)" "[ \$? -eq 100 ]"
 
 # a boot: dd (2 tests), aim7 (1), then the sentinel; B before each mkfs
@@ -78,7 +80,7 @@ cat > "$tmp/log" <<'EOF'
 @@B1 00000001 14 R wl=dd test=dd1w fs=ext4 rep=1 m_real=0.1:s #0
 @@B1 00000001 15 Z n=15 results=4 errors=0 #0
 EOF
-awk -v sentinel=1 -f $T "$tmp/log" > "$tmp/times"
+"$AWK" -v sentinel=1 -f $T "$tmp/log" > "$tmp/times"
 check "per workload: dd 2 tests 15.5 s (a mid-test heartbeat ignored), aim7 4.5 s" \
 	"grep -qx 'WL dd 2 15.5 0.75' $tmp/times && grep -qx 'WL aim7 1 4.5 3.00' $tmp/times"
 check "aim7's jobs x tasks are counted (46)" "grep -qx 'JOBS aim7 46' $tmp/times"
@@ -86,9 +88,9 @@ check "the sentinel is reported apart, the first test's start found" \
 	"grep -qx 'SENT 25' $tmp/times && grep -qx 'FIRST 5' $tmp/times && [ \$(grep -c '^WL' $tmp/times) = 2 ]"
 check "R bytes count each R once (the repeat block skipped)" \
 	"grep -qx \"RBYTES \$(grep ' R ' $tmp/log | head -n 4 | wc -c) 4 \$(wc -c < $tmp/log)\" $tmp/times"
-awk -f $T "$tmp/log" > "$tmp/times0"
+"$AWK" -f $T "$tmp/log" > "$tmp/times0"
 check "without a sentinel the last test (no end) is left out" \
 	"grep -qx 'WL dd 2 15.5 0.75' $tmp/times0 && grep -qx 'WL aim7 1 4.5 3.00' $tmp/times0 && [ \$(grep -c '^WL' $tmp/times0) = 2 ]"
 
-echo "bench-suite-check: $pass passed, $fail failed"
+echo "bench-suite-check ($AWK): $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
