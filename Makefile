@@ -177,7 +177,8 @@ check-report: all
 check-compare: all
 	$(Q)BM=$(O)/bootmark COMPARE_PARTS=aa $(STEP) compare sh tests/compare_verdict.sh
 
-# bisect over a list, git bisect run with bisect-step, bisect-step's exit codes (QEMU)
+# bisect over a list, git bisect run with bisect-step, bisect-step's exit codes (QEMU);
+# the bisection's boots also make tests/history.sh's real history (docs/history.md)
 check-bisect: all
 	$(Q)BM=$(O)/bootmark $(STEP) bisect sh tests/bisect.sh
 
