@@ -225,12 +225,13 @@ check-outsafety: all
 
 # bootmark history (docs/history.md): the store, series, changes, bisect and the trend
 # page on generated boot folders (history_store.sh, history_report.sh in Chromium; no
-# QEMU, seconds).  The real history of four releases is made of tests/bisect.sh's
+# QEMU, seconds); docs/history.md's accuracy table as the generator gives it (a few s).  The real history of four releases is made of tests/bisect.sh's
 # boots (check-bisect runs tests/history.sh on them: no boots of its own).
 HISTORY_GEN := $(O)/gcc/tests/history_gen
 check-history: all $(HISTORY_GEN)
 	$(Q)BM=$(O)/bootmark HISTORY_GEN=$(HISTORY_GEN) $(STEP) history-store sh tests/history_store.sh
 	$(Q)BM=$(O)/bootmark HISTORY_GEN=$(HISTORY_GEN) $(STEP) history-report sh tests/history_report.sh
+	$(Q)HISTORY_GEN=$(HISTORY_GEN) $(STEP) history-table sh tests/history_accuracy.sh
 
 # The accuracy table of docs/history.md: precision and recall on synthetic histories
 HISTORY_SERIES ?= 200
