@@ -115,11 +115,22 @@ check "compare on the ends' boots: dd64r real is the regression (compare_verdict
 	"[ $crc -eq 0 ]"
 
 # 1e: a real history of four releases from the same boots (tests/history.sh, no boot
-# of its own): the good boots of candidates 1 and 4, the bad ones of 8 and 5, and the
+# of its own): the good boots of candidates 4 and 1, the bad ones of 8 and 5 (in that
+# order, two a release: the releases each side of the change are one spec), and the
 # history bisect --history wrote
 mkdir -p "$out/hgood" "$out/hbad"
-for d in "$out"/list/c01.b* "$out"/list/c04.b*; do [ -d "$d" ] && ln -s "$d" "$out/hgood/"; done
-for d in "$out"/list/c08.b* "$out"/list/c05.b*; do [ -d "$d" ] && ln -s "$d" "$out/hbad/"; done
+# link TO DIR...: the boot folders DIR as TO/01-..., TO/02-... (history.sh takes them sorted)
+link() {
+	n=0 to=$1
+	shift
+	for d in "$@"; do
+		[ -d "$d" ] || continue
+		n=$((n + 1))
+		ln -s "$d" "$to/$(printf %02d $n)-${d##*/}"
+	done
+}
+link "$out/hgood" "$out"/list/c04.b* "$out"/list/c01.b*
+link "$out/hbad" "$out"/list/c08.b* "$out"/list/c05.b*
 BM=$bin BM_HISTORY_GOOD="$out/hgood" BM_HISTORY_BAD="$out/hbad" BM_HISTORY_HOOK="$out/history.db" \
 	BM_HISTORY_HOOK_N="${boots:-0}" sh "$(dirname "$0")/history.sh" >"$out/history.log" 2>&1
 hrc=$?
