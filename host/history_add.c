@@ -97,7 +97,11 @@ static void provenance(struct prov *p, const char *dir, const struct bm_results 
 	if (bm_path(path, sizeof(path), "%s/meta.json", dir) ||
 	    bm_read_file(path, &text, &len, (size_t)1 << 24))
 		text = NULL;
-	copy(p->label, sizeof(p->label), base);
+	/* meta.json's label first: the same boot reached through a link or a
+	 * renamed copy of its folder is still the same boot */
+	mget(text, len, "label", p->label, sizeof(p->label));
+	if (!p->label[0])
+		copy(p->label, sizeof(p->label), base);
 	copy(p->run, sizeof(p->run), r->run);
 	if (!p->run[0])
 		mget(text, len, "run", p->run, sizeof(p->run));

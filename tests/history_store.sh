@@ -43,6 +43,12 @@ check "the same run added again: exit 0, '0 boots added, 18 already'" \
 check "stored once: 18 boots and $vals1 values, as before" \
 	"[ $boots1 = 18 ] && [ \"\$(sql $db 'SELECT count(*) FROM boots')\" = 18 ] &&
 	 [ \"\$(sql $db 'SELECT count(*) FROM results')\" = $vals1 ]"
+mkdir "$t/alias" && ln -s "$t/r1/6.1.0-rc6.b1" "$t/alias/copy.b1"
+"$bin" history add --db "$db" "$t/alias/copy.b1" >"$t/add3.log" 2>&1
+rc=$?
+check "one of its boots through a link of another name: known by meta.json's label, not added" \
+	"[ $rc -eq 0 ] && grep -q '^0 boots added, 1 already' $t/add3.log &&
+	 [ \"\$(sql $db 'SELECT count(*) FROM boots')\" = 18 ]"
 check "the file is a bootmark history: application_id and schema version 2, WAL" \
 	"[ \"\$(sql $db 'PRAGMA application_id')\" = 1651338088 ] &&
 	 [ \"\$(sql $db 'PRAGMA user_version')\" = 2 ] && [ \"\$(sql $db 'PRAGMA journal_mode')\" = wal ]"
