@@ -6,6 +6,7 @@
 #                   QEMU, run the smoke suite on ext4 and xfs, print the table
 #   make check      unit tests (gcc, clang, ASan+UBSan), the HTML report in Chromium and the QEMU end-to-end test
 #   make check-distro DIST=trixie   install, build and boot in a minbase chroot of another release
+#   make history-accuracy   the change-point search's precision and recall (docs/history.md)
 #   make bench      every performance figure in one table (docs/performance.md)
 #   make fuzz       libFuzzer on the parsers, FUZZ_SECONDS (60) each (docs/fuzzing.md)
 #
@@ -92,6 +93,9 @@ $(O)/bootmark-runner: $(MUSL_OBJ) $(MUSL_LIB) $(AIO_DIR)/libaio.a
 	$(Q)$(MUSL_CC) -static -o $@ $(MUSL_OBJ) $(MUSL_LIB) -L$(AIO_DIR) -laio
 
 # --- host objects: one tree per flavour (gcc, clang, asan) ----------------------------
+# Debian's libsqlite3 (bootmark history, host/history_db.c) is linked into the host
+# tool and the host tests only: the runner is static musl and knows nothing of it.
+SQLITE_LIBS := -lsqlite3
 define flavour
 $(O)/$(1)/%.o: %.c
 	@mkdir -p $$(dir $$@)
@@ -100,7 +104,7 @@ $(O)/$(1)/%.o: %.c
 $(O)/$(1)/libbm.a: $$(patsubst %.c,$(O)/$(1)/%.o,$$(LIB_SRC))
 	$$(Q)rm -f $$@ && ar rcs $$@ $$^
 $(O)/$(1)/tests/%: $(O)/$(1)/tests/%.o $(O)/$(1)/libbm.a
-	$$(Q)$(2) $(3) -o $$@ $$^ -laio -lm
+	$$(Q)$(2) $(3) -o $$@ $$^ -laio -lm $(SQLITE_LIBS)
 endef
 $(eval $(call flavour,gcc,$(CC),))
 $(eval $(call flavour,clang,$(CLANG),))
@@ -109,7 +113,7 @@ $(eval $(call flavour,fuzz,$(CLANG),$(FUZZ_SAN)))
 
 $(O)/bootmark: $(O)/gcc/host/main.o $(O)/gcc/libbm.a
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) -o $@ $^ -laio -lm
+	$(Q)$(CC) -o $@ $^ -laio -lm $(SQLITE_LIBS)
 
 $(O)/bm-mkinitramfs: $(O)/gcc/initramfs/main.o $(O)/gcc/libbm.a
 	@$(if $(Q),echo "  LD      $@")
@@ -209,7 +213,8 @@ check-stats: all
 check-ci: all
 	$(Q)BM=$(O)/bootmark $(STEP) ci sh tests/ci_gate.sh
 
-# bisect over a list, git bisect run with bisect-step, bisect-step's exit codes (QEMU)
+# bisect over a list, git bisect run with bisect-step, bisect-step's exit codes (QEMU);
+# the bisection's boots also make tests/history.sh's real history (docs/history.md)
 check-bisect: all
 	$(Q)BM=$(O)/bootmark $(STEP) bisect sh tests/bisect.sh
 
@@ -254,6 +259,21 @@ check-verdicts: all
 # load in meta.json and compare; run --exclusive
 check-outsafety: all
 	$(Q)BM=$(O)/bootmark $(STEP) outsafety sh tests/outsafety.sh
+
+# bootmark history (docs/history.md): the store, series, changes, bisect and the trend
+# page on generated boot folders (history_store.sh, history_report.sh in Chromium; no
+# QEMU, seconds); docs/history.md's accuracy table as the generator gives it (a few s).  The real history of four releases is made of tests/bisect.sh's
+# boots (check-bisect runs tests/history.sh on them: no boots of its own).
+HISTORY_GEN := $(O)/gcc/tests/history_gen
+check-history: all $(HISTORY_GEN)
+	$(Q)BM=$(O)/bootmark HISTORY_GEN=$(HISTORY_GEN) $(STEP) history-store sh tests/history_store.sh
+	$(Q)BM=$(O)/bootmark HISTORY_GEN=$(HISTORY_GEN) $(STEP) history-report sh tests/history_report.sh
+	$(Q)HISTORY_GEN=$(HISTORY_GEN) $(STEP) history-table sh tests/history_accuracy.sh
+
+# The accuracy table of docs/history.md: precision and recall on synthetic histories
+HISTORY_SERIES ?= 200
+history-accuracy: $(HISTORY_GEN)
+	$(Q)$(HISTORY_GEN) accuracy --series $(HISTORY_SERIES)
 
 # A kernel cache concurrent processes share (issue 24): two fetches at once, a fetch
 # killed mid-extract, three runs at once on an empty cache
@@ -300,7 +320,7 @@ check-layers:
 
 CHECK_PARTS := check-layers check-unit check-bench check-kernels check-image check-host check-report \
 	check-stats check-compare check-e2e check-bisect check-lab check-faults check-verdicts check-outsafety \
-	check-sharedcache check-agree check-docs
+	check-sharedcache check-history check-agree check-docs
 check:
 	$(Q)mkdir -p $(O) && : > $(O)/check.log
 	$(Q)CHECK_LOG=$(abspath $(O))/check.log $(MAKE) --no-print-directory $(CHECK_PARTS); \
@@ -342,7 +362,7 @@ run:
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)sh host/make-run.sh "$(KERNEL)" "$(SUITE)" "$(FS)" "$(OUT)"
 
-bench: all $(O)/bm-trivial-init
+bench: all $(O)/bm-trivial-init $(HISTORY_GEN)
 	$(Q)BM=$(O)/bootmark RUNNER=$(O)/bootmark-runner BUILD=$(O) sh tests/bench.sh
 
 deps:
@@ -355,6 +375,6 @@ clean:
 	run bench deps \
 	check-disk check-pxe check-capture check-lava check-watchdog check-lab check-faults check-bench \
 	check-verdicts check-outsafety check-sharedcache check-kernels check-distro clean fuzz \
-	check-docs check-agree check-stats check-ci
+	check-docs check-agree check-stats check-ci check-history history-accuracy
 .SECONDARY:
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

@@ -199,6 +199,19 @@ static const struct {
 	{ NULL, "priority", "high|medium|low|0..100" },
 	{ NULL, "visibility", "public|personal|group:NAME[,NAME...]" },
 	{ NULL, "compress", "LIST" },
+	{ NULL, "history", "FILE" },
+	{ NULL, "db", "FILE" },
+	{ NULL, "release", "NAME" },
+	{ NULL, "as-host", "NAME" },
+	{ NULL, "host", "NAME" },
+	{ NULL, "method", "METHOD" },
+	{ NULL, "pool", "LIST" },
+	{ NULL, "git", "TREE" },
+	{ "history series", "fs", "FS" },
+	{ "history changes", "fs", "FS" },
+	{ "history report", "fs", "FS" },
+	{ "history report", "out", "FILE" },
+	{ "history bisect", "fs", "FS" },
 };
 
 #define USAGE_WIDTH 80

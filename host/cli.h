@@ -20,6 +20,7 @@ int bm_cmd_lava(int argc, char **argv);
 int bm_cmd_capture(int argc, char **argv);
 int bm_cmd_pxe(int argc, char **argv);
 int bm_cmd_ci(int argc, char **argv);
+int bm_cmd_history(int argc, char **argv);
 
 /*
  * One step of "--name=value", "--name value" or "--flag" parsing, from

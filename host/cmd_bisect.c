@@ -19,6 +19,7 @@
 #include "bisect_run.h"
 #include "bootdirs.h"
 #include "cli.h"
+#include "history.h"
 #include "json.h"
 #include "setup.h"
 #include "outdir.h"
@@ -29,7 +30,7 @@
 #define MAX_CANDIDATES 1000
 
 struct bisect_opts {
-	char candidates[PATH_MAX], metric[128], fs[32], suite[32], out[PATH_MAX];
+	char candidates[PATH_MAX], metric[128], fs[32], suite[32], out[PATH_MAX], history[PATH_MAX];
 	char threshold[16], alpha[16], valpha[16];
 	long long repeat, min_repeat, repeat_max;
 	int boot;
@@ -55,6 +56,7 @@ static const struct bm_opt bisect_tab[] = {
 	INT("min-repeat", min_repeat, "2", 1, 100, "boots of a candidate before its first verdict"),
 	INT("repeat-max", repeat_max, "0", 0, 200, "boots of a candidate or end at most; 0 = 2 x --repeat"),
 	STR("out", out, NULL, "output directory (default: bisect-<UTC time>)"),
+	STR("history", history, NULL, "add each boot to this history as it finishes (bootmark history)"),
 	BM_BOOT_OPTS(struct bisect_opts, b),
 	BM_OPT_END,
 };
@@ -211,6 +213,8 @@ static int plan(struct bisect *B, int argc, char **argv)
 		return rc;
 	if (!B->o.boot && bm_bmetric_check_suite(&B->m, &B->s.suite, B->o.metric))
 		return -EINVAL;
+	if (B->o.history[0] && (rc = bm_hist_check_path(B->o.history)))
+		return rc == -EINVAL ? rc : -ENOENT;
 	return load_candidates(B);
 }
 
@@ -399,11 +403,31 @@ static int metric_dir(void *arg)
 	return bm_bmetric_dir(arg);
 }
 
+/* --history: each boot's folder is added once the boot is measured. */
+struct hist_measure {
+	struct bm_bctx *x;
+	const char *db;
+	int failed;
+};
+
+static int measure_and_add(void *arg, int cand, double *value, char *why, size_t whylen)
+{
+	struct hist_measure *hm = arg;
+	char dir[PATH_MAX];
+	int rc = bm_bisect_measure(hm->x, cand, value, why, whylen);
+
+	if (!bm_path(dir, sizeof(dir), "%s/c%02d.b%d", hm->x->out, cand + 1, hm->x->boots[cand]) &&
+	    bm_is_dir(dir) && bm_hist_add_path(hm->db, dir))
+		hm->failed = 1;
+	return rc;
+}
+
 static int run(struct bisect *B)
 {
 	struct bm_run_cfg c;
 	struct bm_bctx x = { .c = &c, .specs = B->specs, .m = &B->m, .out = B->o.out,
 			     .boot_mode = B->o.boot };
+	struct hist_measure hm = { .x = &x, .db = B->o.history };
 	int rc;
 
 	B->t0 = mono();
@@ -428,7 +452,8 @@ static int run(struct bisect *B)
 	bm_setup_run_cfg(&B->s, &B->o.b, B->o.out, B->o.suite, B->o.fs, &c);
 	printf("bootmark bisect: %d candidates, %s on %s, results in %s\n", B->n,
 	       B->o.boot ? "boot completion" : B->o.metric, B->o.fs, B->o.out);
-	rc = bm_bisect_run(&B->b, bm_bisect_measure, &x, stdout);
+	rc = B->o.history[0] ? bm_bisect_run(&B->b, measure_and_add, &hm, stdout) :
+			       bm_bisect_run(&B->b, bm_bisect_measure, &x, stdout);
 	B->seconds = mono() - B->t0;
 	if (rc) {
 		bm_msg("bisection stopped: %s; what was measured is in %s/bisect.json",
@@ -442,6 +467,8 @@ static int run(struct bisect *B)
 		bm_msg("cannot write %s/bisect.json", B->o.out);
 		rc = BM_EXIT_SYSTEM;
 	}
+	if (hm.failed)
+		rc = BM_EXIT_SYSTEM;
 	bm_bisect_free(&B->b);
 	free(B->methods);
 	B->methods = NULL;

@@ -16,6 +16,7 @@
 #include "capture.h"
 #include "capture_src.h"
 #include "cli.h"
+#include "history.h"
 #include "pxe.h"
 #include "outdir.h"
 #include "util.h"
@@ -25,7 +26,7 @@
 
 struct cap_opts {
 	char serial[PATH_MAX], tcp[300], file[PATH_MAX], out[PATH_MAX];
-	char pxe[PATH_MAX], mac[32];
+	char pxe[PATH_MAX], mac[32], history[PATH_MAX];
 	int follow;
 	long long runs, idle, silence;
 };
@@ -52,6 +53,8 @@ static const struct bm_opt cap_tab[] = {
 	  .len = PATH_MAX, .help = "TFTPDIR of bootmark pxe: advance the box's queue when a run ends" },
 	{ .name = "mac", .type = BM_OPT_STR, .off = offsetof(struct cap_opts, mac),
 	  .len = 32, .help = "--pxe: the box's MAC address" },
+	{ .name = "history", .type = BM_OPT_STR, .off = offsetof(struct cap_opts, history),
+	  .len = PATH_MAX, .help = "add each run to this history as it ends (bootmark history)" },
 	BM_OPT_END,
 };
 
@@ -87,6 +90,7 @@ struct cap_ctx {
 	struct bm_src src;
 	struct bm_cap cap;
 	char mac[32];              /* normalised */
+	int hist_failed;           /* a run could not be added to --history */
 };
 
 static int check_opts(struct cap_ctx *x)
@@ -134,7 +138,7 @@ static int check_opts(struct cap_ctx *x)
 		bm_msg("%s already holds results; choose another --out", o->out);
 		return -EEXIST;
 	}
-	return 0;
+	return o->history[0] ? bm_hist_check_path(o->history) : 0;
 }
 
 static void on_end(void *arg, struct bm_cap *c, struct bm_cap_run *r)
@@ -143,6 +147,8 @@ static void on_end(void *arg, struct bm_cap *c, struct bm_cap_run *r)
 	char err[512];
 	int rc;
 
+	if (x->o.history[0] && bm_hist_add_path(x->o.history, r->dir))
+		x->hist_failed = 1;
 	if (!x->o.pxe[0] || !r->run[0])
 		return;
 	rc = bm_pxe_advance(x->o.pxe, x->mac, r->run, r->r.status == BM_ST_COMPLETED,
@@ -254,7 +260,7 @@ static int capture(struct cap_ctx *x)
 	bm_src_close(&x->src);
 	if (x->cap.progress)
 		fflush(stdout);
-	rc = rc ? BM_EXIT_SYSTEM : summary(&x->cap);
+	rc = rc || x->hist_failed ? BM_EXIT_SYSTEM : summary(&x->cap);
 	bm_cap_free(&x->cap);
 	return rc;
 }

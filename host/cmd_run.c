@@ -14,6 +14,7 @@
 #include "boot.h"
 #include "cli.h"
 #include "initrd.h"
+#include "history.h"
 #include "hostlock.h"
 #include "junit.h"
 #include "outdir.h"
@@ -32,6 +33,7 @@ struct run_opts {
 	char fs[256];
 	char out[PATH_MAX];
 	char junit[PATH_MAX];
+	char history[PATH_MAX];
 	char repeat_s[16], cov[16];
 	long long repeat, repeat_min, repeat_max;
 	int tap, overwrite, exclusive;
@@ -53,6 +55,7 @@ static const struct bm_opt run_tab[] = {
 	STR("cov", cov, "3.0", "--repeat auto: stable when every headline CoV is below this, %"),
 	BM_BOOT_OPTS(struct run_opts, b),
 	STR("junit", junit, NULL, "also write the verdicts as JUnit XML to FILE"),
+	STR("history", history, NULL, "add each boot to this history as it finishes (bootmark history)"),
 	{ .name = "tap", .type = BM_OPT_BOOL, .off = offsetof(struct run_opts, tap),
 	  .def = "0", .help = "print the verdicts as TAP 13 after the table" },
 	{ .name = "overwrite", .type = BM_OPT_BOOL, .off = offsetof(struct run_opts, overwrite),
@@ -239,7 +242,10 @@ static int plan_run(struct plan *p, int argc, char **argv)
 		return rc;
 	if (bm_setup_labels(p->spec, p->nk, p->label[0], sizeof(p->label[0])) || check_out(p))
 		return -EINVAL;
-	return check_kernels(p);
+	rc = check_kernels(p);
+	if (!rc && p->o.history[0] && (rc = bm_hist_check_path(p->o.history)))
+		rc = rc == -EINVAL ? rc : -ENOENT;
+	return rc;
 }
 
 static void boot_one(struct plan *p, const struct bm_run_cfg *c, struct bm_boot *b,
@@ -257,6 +263,8 @@ static void boot_one(struct plan *p, const struct bm_run_cfg *c, struct bm_boot 
 		(*infra)++;
 	bm_msg("%s: %s%s%s", b->label, bm_status_name(b->res.status),
 	       b->res.status_why[0] ? ": " : "", b->res.status_why);
+	if (p->o.history[0] && bm_is_dir(b->dir) && bm_hist_add_path(p->o.history, b->dir))
+		(*infra)++;
 }
 
 /*

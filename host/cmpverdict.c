@@ -67,16 +67,22 @@ static double test_time_scale(const char *unit)
 	return !strcmp(unit, "s") ? 1 : !strcmp(unit, "min") ? 60 : 0;
 }
 
-static int big_enough(const struct bm_cmp_row *r, const struct bm_cmp_rules *ru)
+int bm_cmp_big_change(double base, double center, const char *unit,
+		      const struct bm_cmp_rules *ru)
 {
-	double d = r->center - r->base_center, scale = test_time_scale(r->unit);
+	double d = center - base, scale = test_time_scale(unit);
 
 	if (!isfinite(d) || d == 0)
 		return 0;
 	/* a baseline centered on 0 has no relative change: any is large */
-	if (!isnan(r->change) && fabs(r->change) < ru->min_change)
+	if (base != 0 && fabs(d) / fabs(base) * 100 < ru->min_change)
 		return 0;
 	return !(scale > 0 && fabs(d) * scale < ru->min_abs_time);
+}
+
+static int big_enough(const struct bm_cmp_row *r, const struct bm_cmp_rules *ru)
+{
+	return bm_cmp_big_change(r->base_center, r->center, r->unit, ru);
 }
 
 static int same_group(const struct bm_cmp_row *a, const struct bm_cmp_row *b)

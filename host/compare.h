@@ -52,6 +52,11 @@ struct bm_cmp_rule_text {
 
 /* 0, or -EINVAL with a message naming the bad option. */
 int bm_cmp_parse_rules(const struct bm_cmp_rule_text *t, struct bm_cmp_rules *r);
+/* 1 when a move of a center from base to center is a change's size under r:
+ * |change| >= min_change % of |base| and, for times in s or min, >= min_abs_time
+ * (host/cmpverdict.c; history changes applies it too). */
+int bm_cmp_big_change(double base, double center, const char *unit,
+		      const struct bm_cmp_rules *r);
 
 struct bm_compare_opts {
 	enum bm_cmp_fmt fmt;

@@ -22,6 +22,7 @@ table="musl-gcc|musl-tools|
 mke2fs|e2fsprogs|
 mkfs.xfs|xfsprogs|
 /usr/include/libaio.h|libaio-dev|
+/usr/include/sqlite3.h|libsqlite3-dev|
 /usr/include/linux/types.h|linux-libc-dev|
 qemu-system-x86_64|qemu-system-x86|
 /usr/share/qemu/qboot.rom|qemu-system-data|
@@ -37,6 +38,7 @@ dpkg-deb|dpkg|
 /usr/share/keyrings/debian-archive-keyring.gpg|debian-archive-keyring|
 sfdisk|fdisk|
 python3|python3|
+sqlite3|sqlite3|make check-history's look into the store (tests/history*.sh)
 clang|clang|make check-unit's clang builds and make fuzz
 /usr/share/dbench/client.txt|dbench|dbench's own loadfile in the image (the runner generates a similar mix) and make bench's dbench fidelity
 git|git|make check-bisect (git bisect run)

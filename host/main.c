@@ -23,6 +23,7 @@ static const struct {
 	{ "pxe", bm_cmd_pxe, "a TFTP tree (pxelinux, iPXE) booting kernels on lab boxes, with queues" },
 	{ "capture", bm_cmd_capture, "a box's console (UART, TCP, log file) -> results folders" },
 	{ "lava", bm_cmd_lava, "a LAVA job: one test case per metric, on a lab's boxes" },
+	{ "history", bm_cmd_history, "every boot kept: series over kernels, change points, trend page" },
 	{ "bench-boot", bm_cmd_bench, "time to HELLO against a trivial init (make bench)" },
 };
 

@@ -16,5 +16,8 @@
 #define BM_SCHEMA_EXPORT  "bootmark-export/1"   /* each row of bootmark export */
 #define BM_SCHEMA_COMPARE "bootmark-compare/1"  /* bootmark compare --format json */
 #define BM_SCHEMA_CI      "bootmark-ci/1"       /* OUT/ci.json (bootmark ci) */
+#define BM_SCHEMA_HSERIES "bootmark-history-series/1"   /* history series --format json */
+#define BM_SCHEMA_HBOOTS "bootmark-history-boots/1"     /* history boots --format json */
+#define BM_SCHEMA_HCHANGES "bootmark-history-changes/1" /* history changes --format json */
 
 #endif

@@ -12,6 +12,8 @@
 #   appliance  bootmark against fio inside the appliance (TCG)    (tests/bench_appliance.sh)
 #   host       bootmark host mode against fio 3.33                (tests/bench_host.sh)
 #   fidelity   against dbench 4.0, bonnie++ 2.00a, coreutils dd   (tests/bench_fidelity.sh)
+#   history    history add of a 440-record boot, history changes  (tests/bench_history.sh)
+#              over 1,000 boots of 300 kernels (no QEMU)
 #
 # BENCH_PARTS picks parts (default: all, in that order); BENCH_KERNELS, BM,
 # RUNNER, BUILD and the parts' own knobs pass through.  Logs, the FIG lines and
@@ -20,7 +22,7 @@
 # BENCH_STRICT=1.
 set -eu
 
-PARTS=${BENCH_PARTS:-"image boot suite appliance host fidelity"}
+PARTS=${BENCH_PARTS:-"image boot suite appliance host fidelity history"}
 OUT=${BENCH_OUT:-build/bench}
 export BM=${BM:-build/bootmark} RUNNER=${RUNNER:-build/bootmark-runner} BUILD=${BUILD:-build}
 export BENCH_KERNELS=${BENCH_KERNELS:-"deb:6.1.0-53-amd64 deb:6.12.117+deb12-amd64"}

@@ -9,6 +9,8 @@
 # 2. git bisect run with bisect-step in a small git repository whose commits
 #    each name a prebuilt kernel in a file KERNEL (one commit has none: skip),
 #    with the good and bad references taken from step 1's boots.
+#    Step 1's boots also make tests/history.sh's real history (bisect --history,
+#    four releases with and without the switch, docs/history.md).
 # 3. bisect-step's exit codes one by one: 1 (--boot on a kernel that panics),
 #    125 (no kernel at this commit), 128 (bad configuration), 129 (no image).
 # Exit: 0 pass, 1 fail, 77 skip (no QEMU, git, or the kernel cannot be fetched).
@@ -59,7 +61,7 @@ EOC
 
 # 1 -------------------------------------------------------------------------
 $bin bisect --candidates "$out/candidates" --metric dd.dd64r.real --fs ext4 \
-	--repeat $repeat $qopts --out "$out/list" >"$out/list.log" 2>&1
+	--repeat $repeat $qopts --out "$out/list" --history "$out/history.db" >"$out/list.log" 2>&1
 rc=$?
 sed 's/^/#   /' "$out/list.log" | grep -v "booting" | tail -n 16
 check "bisect exits 0 (found)" "[ $rc -eq 0 ]"
@@ -116,6 +118,30 @@ crc=$?
 grep -E '^(ok|not ok)' "$out/compare.log" | sed 's/^/#   /'
 check "compare on the ends' boots: dd64r real is the regression (compare_verdict.sh ab)" \
 	"[ $crc -eq 0 ]"
+
+# 1e: a real history of four releases from the same boots (tests/history.sh, no boot
+# of its own): the good boots of candidates 4 and 1, the bad ones of 8 and 5 (in that
+# order, two a release: the releases each side of the change are one spec), and the
+# history bisect --history wrote
+mkdir -p "$out/hgood" "$out/hbad"
+# link TO DIR...: the boot folders DIR as TO/01-..., TO/02-... (history.sh takes them sorted)
+link() {
+	n=0 to=$1
+	shift
+	for d in "$@"; do
+		[ -d "$d" ] || continue
+		n=$((n + 1))
+		ln -s "$d" "$to/$(printf %02d $n)-${d##*/}"
+	done
+}
+link "$out/hgood" "$out"/list/c04.b* "$out"/list/c01.b*
+link "$out/hbad" "$out"/list/c08.b* "$out"/list/c05.b*
+BM=$bin BM_HISTORY_GOOD="$out/hgood" BM_HISTORY_BAD="$out/hbad" BM_HISTORY_HOOK="$out/history.db" \
+	BM_HISTORY_HOOK_N="${boots:-0}" sh "$(dirname "$0")/history.sh" >"$out/history.log" 2>&1
+hrc=$?
+grep -E '^(ok|not ok|#   dd)' "$out/history.log" | sed 's/^/#   /'
+check "a history of four releases from these boots: one change where init_on_alloc=1 starts, none without it (history.sh)" \
+	"[ $hrc -eq 0 ] || [ $hrc -eq 77 ]"
 
 # 2 -------------------------------------------------------------------------
 repo="$out/repo"

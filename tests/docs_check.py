@@ -269,6 +269,8 @@ def check_options(cli, text, where, errors):
                     errors.append("%s: the Makefile has no target %s" % (where, tok))
             continue
         for tok in words:
+            if tok.lstrip("[(|") == "--":
+                break  # what follows a bare -- is another command's (history bisect's)
             g = re.match(r"^[\[(|]*--([a-z0-9][a-z0-9-]*)", tok)
             if not g:
                 continue

@@ -1,0 +1,430 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Change points of one series (history.h, docs/history.md "The search").
+ *
+ * The values are boots (a test's records) kernel after kernel; a change can
+ * only sit between two kernels.  As Apache Otava (formerly Hunter, Fleming
+ * et al., ICPE 2023, arXiv 2301.03034) does, the position of a split is
+ * where E-divisive's divergence Q-hat (Matteson & James, JASA 2014, with
+ * exponent 1) is largest, and whether it is real is a t-test between the
+ * two sides, not a permutation test: the same data give the same answer.
+ * Three differences from Otava, all for honest p-values: the split must
+ * pass Student's test as well as Welch's (sides of unequal variance are what
+ * a variance-only change and a lone outlier give), and still pass with the
+ * one value that supports it most left out (no single value makes a
+ * change); and its p-value is that of the largest of the segment's
+ * two-sample statistics, since the split was chosen among many positions,
+ * bounded by counting up-crossings (Hunter 1976, Worsley 1982) over the
+ * positions in order, whose correlations depend only on their sizes.  A
+ * segment whose split passes is searched on both sides (binary
+ * segmentation); every segment tested is one test of the Benjamini-Hochberg
+ * family (history_chg.c).  A side needs two values: a lone value has no
+ * variance.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmpstats.h"
+#include "history.h"
+
+#define MIN_SIDE 2
+
+/* 8-point Gauss-Legendre on [-1, 1] */
+static const double gl_x[4] = { 0.1834346424956498, 0.5255324099163290, 0.7966664774136267,
+				0.9602898564975363 };
+static const double gl_w[4] = { 0.3626837833783620, 0.3137066458778873, 0.2223810344533745,
+				0.1012285362903763 };
+
+static double upper_tail(double z)
+{
+	return 0.5 * erfc(z / M_SQRT2);
+}
+
+/* z with P(|Z| >= z) = p: bisection on erfc, which is monotone. */
+static double z_of_p(double p)
+{
+	double lo = 0, hi = 40;
+	int i;
+
+	if (!(p < 1))
+		return 0;
+	if (!(p > 0))
+		return hi;
+	for (i = 0; i < 200 && hi - lo > 1e-12; i++) {
+		double mid = (lo + hi) / 2;
+
+		if (erfc(mid / M_SQRT2) > p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+/*
+ * Owen's T(h, a) = 1/(2 pi) * integral over [0, a] of
+ * exp(-h^2 (1 + x^2) / 2) / (1 + x^2) dx, composite Gauss-Legendre with
+ * pieces no wider than 1/h, where the integrand falls off.
+ */
+static double owen_t(double h, double a)
+{
+	int pieces = 1 + (int)(a * h), i, j;
+	double w = a / pieces, sum = 0;
+
+	if (pieces > 64) {
+		pieces = 64;
+		w = a / pieces;
+	}
+	for (i = 0; i < pieces; i++) {
+		double mid = (i + 0.5) * w;
+
+		for (j = 0; j < 4; j++)
+			for (int s = -1; s <= 1; s += 2) {
+				double x = mid + s * gl_x[j] * w / 2, q = 1 + x * x;
+
+				sum += gl_w[j] * w / 2 * exp(-h * h * q / 2) / q;
+			}
+	}
+	return sum / (2 * M_PI);
+}
+
+/*
+ * P(max over positions of |Z_i| >= z): the standardized differences of the
+ * means of the two sides, for left sizes m[0] < m[1] < ... of n values, are
+ * normal with corr(Z_i, Z_j) = sqrt(m_i (n - m_j) / (m_j (n - m_i))).
+ * P(max Z >= z) <= P(Z_0 >= z) + sum P(Z_{i-1} < z <= Z_i), and the pair
+ * probability is 2 T(z, sqrt((1 - rho) / (1 + rho))) (Owen 1956); twice
+ * that for both signs.  Never above Bonferroni, much below it for the
+ * neighbouring positions of one series, which move together.
+ */
+double bm_cp_pmax(double z, const size_t *m, size_t npos, size_t n)
+{
+	double sum, nn = (double)n;
+	size_t i;
+
+	if (!npos)
+		return 1;
+	sum = upper_tail(z);
+	for (i = 1; i < npos && sum < 0.5; i++) {
+		double m1 = (double)m[i - 1], m2 = (double)m[i];
+		double rho = sqrt(m1 * (nn - m2) / (m2 * (nn - m1)));
+
+		sum += 2 * owen_t(z, sqrt((1 - rho) / (1 + rho)));
+	}
+	return fmin(1, 2 * sum);
+}
+
+/* --- E-divisive: Q-hat at every position, in O(n log n) ------------------- */
+
+struct ranked {
+	double v;
+	size_t i;
+};
+
+static int cmp_ranked(const void *x, const void *y)
+{
+	const struct ranked *a = x, *b = y;
+
+	if (a->v != b->v)
+		return a->v < b->v ? -1 : 1;
+	return a->i < b->i ? -1 : a->i > b->i;
+}
+
+/* A Fenwick tree of counts and sums over the values' ranks. */
+struct fenwick {
+	size_t n;
+	double *cnt, *sum;
+};
+
+static void fw_add(struct fenwick *f, size_t r, double v)
+{
+	for (r++; r <= f->n; r += r & -r) {
+		f->cnt[r] += 1;
+		f->sum[r] += v;
+	}
+}
+
+static void fw_below(const struct fenwick *f, size_t r, double *c, double *s)
+{
+	*c = *s = 0;
+	for (; r > 0; r -= r & -r) {
+		*c += f->cnt[r];
+		*s += f->sum[r];
+	}
+}
+
+/*
+ * w[j]: the sum of |x_a - x_b| over the pairs inside x[0..j) (dir > 0) or
+ * x[j..n) (dir < 0): each value added costs the distances to those already
+ * in, which the tree gives from the counts and sums below and above it.
+ */
+static void within(const double *x, size_t n, const size_t *rank, int dir, double *w,
+		   struct fenwick *f)
+{
+	double C = 0, S = 0;
+	size_t k;
+
+	memset(f->cnt, 0, (n + 1) * sizeof(double));
+	memset(f->sum, 0, (n + 1) * sizeof(double));
+	if (dir > 0)
+		w[0] = 0;
+	else
+		w[n] = 0;
+	for (k = 0; k < n; k++) {
+		size_t i = dir > 0 ? k : n - 1 - k;
+		double c, s, d;
+
+		fw_below(f, rank[i], &c, &s);
+		d = x[i] * c - s + (S - s) - x[i] * (C - c);
+		if (dir > 0)
+			w[i + 1] = w[i] + d;
+		else
+			w[i] = w[i + 1] + d;
+		fw_add(f, rank[i], x[i]);
+		C += 1;
+		S += x[i];
+	}
+}
+
+size_t bm_cp_edivisive(const double *x, size_t n, const size_t *m, size_t npos)
+{
+	struct ranked *r = malloc(n * sizeof(*r));
+	size_t *rank = malloc(n * sizeof(*rank)), i, best = m[0];
+	double *wl = malloc((n + 1) * sizeof(double)), *wr = malloc((n + 1) * sizeof(double));
+	struct fenwick f = { n, calloc(n + 1, sizeof(double)), calloc(n + 1, sizeof(double)) };
+	double bestq = -INFINITY;
+
+	if (!r || !rank || !wl || !wr || !f.cnt || !f.sum)
+		goto out_free;
+	for (i = 0; i < n; i++)
+		r[i] = (struct ranked){ x[i], i };
+	qsort(r, n, sizeof(*r), cmp_ranked);
+	for (i = 0; i < n; i++)
+		rank[r[i].i] = i;
+	within(x, n, rank, 1, wl, &f);
+	within(x, n, rank, -1, wr, &f);
+	for (i = 0; i < npos; i++) {
+		double a = (double)m[i], b = (double)(n - m[i]);
+		double cross = wl[n] - wl[m[i]] - wr[m[i]], q;
+
+		/* Q-hat = a b / (a + b) * (2/(a b) sum|x-y| - sum|x-x'|/C(a,2) - sum|y-y'|/C(b,2)) */
+		q = 2 * cross / (a * b);
+		if (a > 1)
+			q -= 2 * wl[m[i]] / (a * (a - 1));
+		if (b > 1)
+			q -= 2 * wr[m[i]] / (b * (b - 1));
+		q *= a * b / (a + b);
+		if (q > bestq) {
+			bestq = q;
+			best = m[i];
+		}
+	}
+out_free:
+	free(r);
+	free(rank);
+	free(wl);
+	free(wr);
+	free(f.cnt);
+	free(f.sum);
+	return best;
+}
+
+/* --- binary segmentation -------------------------------------------------- */
+
+static int push_test(struct bm_cp_result *r, const struct bm_cp_test *t)
+{
+	struct bm_cp_test *nt = realloc(r->t, (r->nt + 1) * sizeof(*nt));
+
+	if (!nt)
+		return -ENOMEM;
+	r->t = nt;
+	r->t[r->nt++] = *t;
+	return 0;
+}
+
+/*
+ * The p of a split between x[0..m) and x[m..n): the larger of Welch's and
+ * Student's (pooled variance).  Welch alone is too ready when a small side
+ * happens to vary little (3 values against 57: its variance is a guess);
+ * Student alone makes a lone outlier on a small side a shift of its mean.
+ * Two sides without any variance are certain: equal or not.
+ */
+static void split_p(const double *x, size_t m, size_t n, double *p, double *t)
+{
+	struct bm_summary a, b;
+	struct bm_welch w;
+	double sp, ts, ps;
+
+	bm_welch_test(x, m, x + m, n - m, &w);
+	bm_summarize(x, m, &a);
+	bm_summarize(x + m, n - m, &b);
+	if (isnan(w.p)) {
+		*p = a.mean == b.mean ? 1 : 0;
+		*t = a.mean == b.mean ? 0 : b.mean > a.mean ? INFINITY : -INFINITY;
+		return;
+	}
+	sp = sqrt(((double)(m - 1) * a.stddev * a.stddev + (double)(n - m - 1) * b.stddev * b.stddev) /
+		  (double)(n - 2));
+	ts = (b.mean - a.mean) / (sp * sqrt(1.0 / (double)m + 1.0 / (double)(n - m)));
+	ps = 2 * (1 - bm_t_cdf(fabs(ts), (double)(n - 2)));
+	*p = fmax(w.p, ps);
+	*t = -w.t;   /* bm_welch_test's t is a - b */
+}
+
+/*
+ * No single value makes a change: the split's p is also taken with the
+ * value that supports it most left out, the lowest of the lower side or the
+ * highest of the higher side (each side keeping MIN_SIDE + 1 or more), and
+ * the largest p counts.  A lone outlier on a small side already inflates
+ * that side's variance (Welch); this covers one on a large side, which
+ * moves its mean.
+ */
+static int robust_p(const double *x, size_t m, size_t n, double *p, double *t)
+{
+	double *y = malloc(n * sizeof(double)), pp, tt, lo_mean = 0, hi_mean = 0;
+	size_t i, side;
+
+	split_p(x, m, n, p, t);
+	if (!y)
+		return -ENOMEM;
+	for (i = 0; i < m; i++)
+		lo_mean += x[i] / (double)m;
+	for (i = m; i < n; i++)
+		hi_mean += x[i] / (double)(n - m);
+	for (side = 0; side < 2; side++) {
+		size_t from = side ? m : 0, to = side ? n : m, drop = from, k = 0;
+		int lower = side ? hi_mean < lo_mean : lo_mean < hi_mean;
+
+		if (to - from < MIN_SIDE + 1)
+			continue;
+		for (i = from; i < to; i++)
+			if (lower ? x[i] < x[drop] : x[i] > x[drop])
+				drop = i;
+		for (i = 0; i < n; i++)
+			if (i != drop)
+				y[k++] = x[i];
+		split_p(y, side ? m : m - 1, n - 1, &pp, &tt);
+		*p = fmax(*p, pp);
+	}
+	free(y);
+	return 0;
+}
+
+/* The left sizes of segment [a, b)'s positions with MIN_SIDE values on
+ * each side, into m (b - a slots); their number. */
+static size_t positions(const struct bm_cp_series *s, size_t a, size_t b, size_t *m)
+{
+	size_t n = s->off[b] - s->off[a], k, np = 0;
+
+	for (k = a + 1; k < b; k++) {
+		size_t left = s->off[k] - s->off[a];
+
+		if (left >= MIN_SIDE && n - left >= MIN_SIDE && (!np || left > m[np - 1]))
+			m[np++] = left;
+	}
+	return np;
+}
+
+double bm_cp_test_at(const struct bm_cp_series *s, size_t a, size_t k, size_t b)
+{
+	size_t n = s->off[b] - s->off[a], *m = malloc((b - a + 1) * sizeof(*m)), np;
+	double p, t;
+
+	if (!m)
+		return NAN;
+	np = positions(s, a, b, m);
+	if (s->off[k] - s->off[a] < MIN_SIDE || s->off[b] - s->off[k] < MIN_SIDE) {
+		free(m);
+		return 1;
+	}
+	if (robust_p(s->x + s->off[a], s->off[k] - s->off[a], n, &p, &t))
+		p = NAN;
+	else
+		p = bm_cp_pmax(z_of_p(p), m, np, n);
+	free(m);
+	return p;
+}
+
+/* Tests segment [a, b) of s: 0 when tested (*t filled), 1 when it has no
+ * position with two values on each side, -ENOMEM. */
+static int test_segment(const struct bm_cp_series *s, size_t a, size_t b, struct bm_cp_test *t)
+{
+	const double *x = s->x + s->off[a];
+	size_t n = s->off[b] - s->off[a], *m, np, best;
+
+	m = malloc((b - a + 1) * sizeof(*m));
+	if (!m)
+		return -ENOMEM;
+	np = positions(s, a, b, m);
+	if (!np) {
+		free(m);
+		return 1;
+	}
+	best = bm_cp_edivisive(x, n, m, np);
+	memset(t, 0, sizeof(*t));
+	t->a = a;
+	t->b = b;
+	for (t->k = a + 1; s->off[t->k] - s->off[a] != best; t->k++)
+		;
+	t->npos = np;
+	if (robust_p(x, best, n, &t->p_raw, &t->t)) {
+		free(m);
+		return -ENOMEM;
+	}
+	t->p = bm_cp_pmax(z_of_p(t->p_raw), m, np, n);
+	free(m);
+	return 0;
+}
+
+int bm_cp_search(const struct bm_cp_series *s, double alpha, struct bm_cp_result *r)
+{
+	struct seg {
+		size_t a, b;
+		int parent;
+	} *stack;
+	size_t ns = 0;
+	int rc = 0;
+
+	memset(r, 0, sizeof(*r));
+	if (s->nk < 2)
+		return 0;
+	/* each split adds two segments and removes one: at most nk on the stack */
+	stack = malloc((s->nk + 2) * sizeof(*stack));
+	if (!stack)
+		return -ENOMEM;
+	stack[ns++] = (struct seg){ 0, s->nk, -1 };
+	while (ns && !rc) {
+		struct seg g = stack[--ns];
+		struct bm_cp_test t;
+
+		rc = test_segment(s, g.a, g.b, &t);
+		if (rc == 1) {
+			rc = 0;
+			continue;
+		}
+		if (rc)
+			break;
+		t.parent = g.parent;
+		t.split = t.p <= alpha;
+		if ((rc = push_test(r, &t)))
+			break;
+		if (t.split) {
+			/* the left side is searched first: tests in position order */
+			stack[ns++] = (struct seg){ t.k, g.b, (int)r->nt - 1 };
+			stack[ns++] = (struct seg){ g.a, t.k, (int)r->nt - 1 };
+		}
+	}
+	free(stack);
+	if (rc)
+		bm_cp_result_free(r);
+	return rc;
+}
+
+void bm_cp_result_free(struct bm_cp_result *r)
+{
+	free(r->t);
+	r->t = NULL;
+	r->nt = 0;
+}
