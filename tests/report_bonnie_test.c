@@ -114,7 +114,7 @@ static int split(char *line, char **f, int max)
 	return n;
 }
 
-/* The CSV of EXT4's first row, field by field (benchmarks.md's indexes). */
+/* The CSV of EXT4's first row, field by field (bon_csv2html.cpp's indexes). */
 static void csv_fields(void)
 {
 	const struct bm_rres *t[BON_REPORT_TESTS] = { NULL };
