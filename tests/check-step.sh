@@ -3,9 +3,10 @@
 # One part of make check: runs CMD, and exit 77 is a skip, not a failure.  The skip's
 # reason is the last "# SKIP ..." line CMD printed (the tests print one when a tool or
 # package is missing, e.g. lava-common on Debian 13).  With $CHECK_LOG set (make check
-# sets it), the outcome is appended there as "pass|fail|skip NAME REASON", and
-# --summary prints those lines' counts and the skips' reasons.  A part may add a
-# line of its own to the summary: its "# SUMMARY ..." lines (the doc check's counts).
+# sets it), the outcome is appended there as "pass|fail|skip NAME REASON" and
+# "time NAME SECONDS", and --summary prints the counts, the skips' reasons and what
+# each part took.  A part may add a line of its own to the summary: its
+# "# SUMMARY ..." lines (the doc check's counts).
 # Usage: sh tests/check-step.sh NAME CMD [ARG...]
 #        sh tests/check-step.sh --summary LOG
 # Exit: 0 passed or skipped, CMD's status when it failed.
@@ -16,6 +17,9 @@ summary() {
 	echo "check: $p passed, $f failed, $s skipped"
 	sed -n 's/^skip \([^ ]*\) \(.*\)/  skipped: \1 (\2)/p; s/^fail \([^ ]*\) \(.*\)/  FAILED: \1 (\2)/p' "$1"
 	sed -n 's/^note \([^ ]*\) \(.*\)/  \1: \2/p' "$1"
+	# what each part cost, for keeping make check inside CI's hour
+	awk '/^time /{ s = s sep $2 " " $3 " s"; sep = ", "; t += $3 }
+	     END { if (sep) printf "  time: %d s (%s)\n", t, s }' "$1"
 }
 
 if [ "${1:-}" = --summary ]; then
@@ -27,6 +31,7 @@ shift
 tmp=$(mktemp "${TMPDIR:-/tmp}/bootmark-step.XXXXXX") || exit 1
 trap 'rm -f "$tmp" "$tmp.rc"' EXIT
 
+t0=$(date +%s)
 # stdout through tee (for the SKIP line), stderr as it is
 { "$@"; echo $? > "$tmp.rc"; } | tee "$tmp"
 rc=$(cat "$tmp.rc")
@@ -40,6 +45,7 @@ esac
 if [ -n "${CHECK_LOG:-}" ]; then
 	echo "$outcome $name $why" >> "$CHECK_LOG"
 	sed -n "s/^# SUMMARY */note $name /p" "$tmp" >> "$CHECK_LOG"
+	echo "time $name $(($(date +%s) - t0))" >> "$CHECK_LOG"
 fi
 [ "$outcome" != fail ] || exit "$rc"
 exit 0
