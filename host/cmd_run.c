@@ -252,7 +252,9 @@ static void boot_one(struct plan *p, const struct bm_run_cfg *c, struct bm_boot 
 		     int i, int r, int n, int *infra)
 {
 	if (p->o.repeat > 1)
-		snprintf(b->label, sizeof(b->label), "%s.b%d", p->label[i], r);
+		/* the release is cut, never the round: ".b" and ten digits always fit */
+		snprintf(b->label, sizeof(b->label), "%.*s.b%d", (int)sizeof(b->label) - 13,
+			 p->label[i], r);
 	else
 		snprintf(b->label, sizeof(b->label), "%s", p->label[i]);
 	bm_path(b->dir, sizeof(b->dir), "%s/%s", p->o.out, b->label);
