@@ -211,6 +211,7 @@ check-stats: all
 # workflow through action-validator (npm; no registry: a skip).  About 5 minutes (QEMU),
 # 6 more the first time (npm): opt-in, not in CHECK_PARTS (docs/ci.md, "Why check-ci is opt-in")
 check-ci: all
+	$(Q)sh host/install-deps.sh ci
 	$(Q)BM=$(O)/bootmark $(STEP) ci sh tests/ci_gate.sh
 
 # bisect over a list, git bisect run with bisect-step, bisect-step's exit codes (QEMU);

@@ -8,8 +8,9 @@
 # script then exits 111 after installing the rest.
 # Installing gawk (for make check-bench's awk test) does not change what `awk` is:
 # the awk alternative is put back to what it was.
+# Usage: sh host/install-deps.sh [ci]   (ci: also make check-ci's tools)
 # Exit: 0 every required package is there (optional ones may be missing), 111 a
-# required one is missing or apt-get failed.
+# required one is missing or apt-get failed, 100 an unknown group.
 set -eu
 export LC_ALL=C
 
@@ -67,11 +68,21 @@ mkfs.reiserfs|reiserfsprogs|make check-unit's disk-signature test on a real reis
 mkfs.fat|dosfstools|make check-unit's disk-signature test on a real FAT (runner_disksig_test)
 make-bcache|bcache-tools|make check-disk's bcache decoy
 /usr/lib/python3/dist-packages/scipy/__init__.py|python3-scipy|make check-stats (compare's Welch and Mann-Whitney p against scipy)
-/usr/lib/python3/dist-packages/statsmodels/__init__.py|python3-statsmodels|make check-stats (compare's Benjamini-Hochberg q-values against statsmodels)
-node|nodejs|make check-ci (the GitLab job under gitlab-ci-local, the GitHub workflow through action-validator)
+/usr/lib/python3/dist-packages/statsmodels/__init__.py|python3-statsmodels|make check-stats (compare's Benjamini-Hochberg q-values against statsmodels)"
+
+# Only with "ci" on the command line (make check-ci asks for it): the opt-in CI job
+# test's tools, about 100 packages that neither make check nor make run needs.
+ci_table="node|nodejs|make check-ci (the GitLab job under gitlab-ci-local, the GitHub workflow through action-validator)
 npm|npm|make check-ci (gitlab-ci-local and @action-validator/cli come from the npm registry)
 rsync|rsync|make check-ci (gitlab-ci-local copies the project with rsync)
 g++|g++|make check-ci (npm compiles gitlab-ci-local's re2 module with node-gyp)"
+for group in "$@"; do
+	case $group in
+	ci) table="$table
+$ci_table" ;;
+	*) echo "bootmark: install-deps: unknown group '$group' (known: ci)" >&2; exit 100 ;;
+	esac
+done
 
 # "Debian GNU/Linux 13 (trixie)"
 release=$(. /etc/os-release 2>/dev/null && echo "${PRETTY_NAME:-$ID $VERSION_ID}") || release="this system"

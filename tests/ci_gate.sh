@@ -38,7 +38,7 @@ check() { if eval "$2"; then ok "$1"; else notok "$1"; fi; }
 skip() { echo "1..0 # SKIP $*"; exit 77; }
 
 for t in node npm rsync git xmllint prove qemu-system-x86_64; do
-	command -v $t >/dev/null || skip "no $t (host/install-deps.sh installs it)"
+	command -v $t >/dev/null || skip "no $t (sh host/install-deps.sh ci installs it)"
 done
 [ -x "$py" ] || skip "no $py"
 out=$(mktemp -d)
