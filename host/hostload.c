@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "hostload.h"
@@ -96,12 +97,35 @@ static int count_qemus(struct bm_load *l, pid_t ours)
 	return n;
 }
 
+static double tv_s(struct timeval t)
+{
+	return (double)t.tv_sec + (double)t.tv_usec / 1e6;
+}
+
+/*
+ * CPU time of bootmark and of its children reaped so far, in /proc/stat's
+ * ticks.  QEMU is our child: once bm_qemu_watch has reaped it, this holds all
+ * of its CPU time, where the last /proc sample misses its final seconds (and
+ * with them a quiet host's boot was judged disturbed by its own QEMU).
+ */
+static unsigned long long our_ticks(void)
+{
+	struct rusage self, kids;
+	long hz = sysconf(_SC_CLK_TCK);
+
+	if (hz <= 0 || getrusage(RUSAGE_SELF, &self) || getrusage(RUSAGE_CHILDREN, &kids))
+		return 0;
+	return (unsigned long long)((tv_s(self.ru_utime) + tv_s(self.ru_stime) +
+				     tv_s(kids.ru_utime) + tv_s(kids.ru_stime)) * (double)hz);
+}
+
 void bm_load_start(struct bm_load *l)
 {
 	memset(l, 0, sizeof(*l));
 	l->load1_start = l->load1_max = read_load1();
 	l->have_cpu = !read_cpu(l->cpu0);
 	l->ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	l->ours0 = our_ticks();
 }
 
 void bm_load_sample(struct bm_load *l, pid_t qemu)
@@ -122,7 +146,7 @@ void bm_load_sample(struct bm_load *l, pid_t qemu)
 
 void bm_load_end(struct bm_load *l)
 {
-	unsigned long long c1[8], d[8], total = 0, busy;
+	unsigned long long c1[8], d[8], total = 0, busy, ours;
 	int i;
 
 	l->load1_end = read_load1();
@@ -141,9 +165,12 @@ void bm_load_end(struct bm_load *l)
 	l->busy_pct = 100.0 * (double)busy / (double)total;
 	l->steal_pct = 100.0 * (double)d[7] / (double)total;
 	l->iowait_pct = 100.0 * (double)d[4] / (double)total;
-	/* what is not our QEMU's own CPU time (bootmark itself is noise-level) */
-	l->others_pct = busy > l->qemu_jiffies ?
-			100.0 * (double)(busy - l->qemu_jiffies) / (double)total : 0;
+	/* what is not ours: QEMU's CPU time as its reaping counted it (the last
+	 * sample's if QEMU was not reaped), bootmark's own and its tools' */
+	ours = our_ticks() - l->ours0;
+	if (ours < l->qemu_jiffies)
+		ours = l->qemu_jiffies;
+	l->others_pct = busy > ours ? 100.0 * (double)(busy - ours) / (double)total : 0;
 }
 
 int bm_load_disturbed(const struct bm_load *l)

@@ -25,6 +25,7 @@ struct bm_load {
 	long ncpu;
 	pid_t qemu_pid;
 	unsigned long long qemu_jiffies;
+	unsigned long long ours0;  /* our and our reaped children's CPU at the start, ticks */
 	int have_cpu;
 	unsigned long long cpu0[8];
 };
