@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "outdir.h"
+#include "profile.h"
 #include "util.h"
 
 void bm_msg(const char *fmt, ...)
@@ -247,4 +248,21 @@ int bm_label_dup(char *buf, size_t len, const char *release, int dup)
 	if (dup > 1)
 		return bm_path(buf, len, "%s_%d", release, dup);
 	return bm_path(buf, len, "%s", release);
+}
+
+void bm_last_line(const char *path, char *buf, size_t len)
+{
+	char *text = NULL, *end, *p;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	if (bm_read_file(path, &text, &n, (size_t)1 << 20))
+		return;
+	end = text + n;
+	while (end > text && (end[-1] == '\n' || end[-1] == '\r' || end[-1] == ' '))
+		end--;
+	for (p = end; p > text && p[-1] != '\n'; p--)
+		;
+	snprintf(buf, len, "%.*s", (int)(end - p), p);
+	free(text);
 }

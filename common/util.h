@@ -50,6 +50,8 @@ int bm_safe_name(const char *s);
  * "bootmark run" names them: "6.1.0-53-amd64", "6.1.0-53-amd64_2" ("_" sorts
  * after the ".b<N>" of repeats).  Returns what bm_path returns. */
 int bm_label_dup(char *buf, size_t len, const char *release, int dup);
+/* The last non-empty line of path (read up to 1 MiB) into buf, or "" (bm_read_file). */
+void bm_last_line(const char *path, char *buf, size_t len);
 
 /*
  * Runs argv (execvp, no shell) in cwd (NULL = ours) with stdin from

@@ -219,20 +219,11 @@ out_source:
 /* The last non-empty line of QEMU's own log (what it said when it failed). */
 static void qemu_said(const char *dir, char *buf, size_t len)
 {
-	char path[PATH_MAX], *text = NULL, *p, *end;
-	size_t n = 0;
+	char path[PATH_MAX];
 
 	buf[0] = '\0';
-	if (bm_path(path, sizeof(path), "%s/qemu.log", dir) ||
-	    bm_read_file(path, &text, &n, (size_t)1 << 20))
-		return;
-	end = text + n;
-	while (end > text && (end[-1] == '\n' || end[-1] == '\r' || end[-1] == ' '))
-		end--;
-	for (p = end; p > text && p[-1] != '\n'; p--)
-		;
-	snprintf(buf, len, "%.*s", (int)(end - p), p);
-	free(text);
+	if (!bm_path(path, sizeof(path), "%s/qemu.log", dir))
+		bm_last_line(path, buf, len);
 }
 
 static void boot_facts(const struct bm_run_cfg *c, struct bm_boot *b, struct bm_boot_facts *f)

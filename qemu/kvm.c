@@ -37,24 +37,6 @@ static int banner_in(const char *path)
 	return n > 0 && memmem(buf, (size_t)n, "Linux version", 13) != NULL;
 }
 
-/* The last non-empty line of path (QEMU's own words), or "". */
-static void last_line(const char *path, char *buf, size_t len)
-{
-	char *text = NULL, *end, *p;
-	size_t n = 0;
-
-	buf[0] = '\0';
-	if (bm_read_file(path, &text, &n, 1 << 20))
-		return;
-	end = text + n;
-	while (end > text && (end[-1] == '\n' || end[-1] == '\r' || end[-1] == ' '))
-		end--;
-	for (p = end; p > text && p[-1] != '\n'; p--)
-		;
-	snprintf(buf, len, "%.*s", (int)(end - p), p);
-	free(text);
-}
-
 /* 1: banner seen; 0: not seen (why says what happened); -errno: no start. */
 static int probe(const char *vmlinuz, const char *workdir, char *why, size_t whylen)
 {
@@ -106,7 +88,7 @@ static int probe(const char *vmlinuz, const char *workdir, char *why, size_t why
 	if (!seen && exited) {
 		char said[200];
 
-		last_line(qlog, said, sizeof(said));
+		bm_last_line(qlog, said, sizeof(said));
 		bm_path(why, whylen, "QEMU with -accel kvm exited early: %s (%s)",
 			said[0] ? said : "no message", qlog);
 	}
