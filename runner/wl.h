@@ -53,6 +53,11 @@ struct wl_ops {
 	/* After the window closes: details that must not be measured, such
 	 * as a file's extent count (may be NULL). */
 	void (*inspect)(struct wl_ctx *ctx, const void *o, int idx, struct bm_result *r);
+	/* 1 when test idx must start from the page cache its prepare() left,
+	 * not a dropped one (no remount either): prepare() re-enacts the test
+	 * the original runs just before it in the same process, such as
+	 * bonnie++'s create before its stat.  May be NULL: always drop. */
+	int (*keep_cache)(const void *o, int idx);
 };
 
 #define WL(name) extern const struct wl_ops wl_##name##_ops;

@@ -23,9 +23,11 @@
 # the test wrote (bonnie++ also gets -r MEM: its file is over twice its "RAM").
 # Each pair runs RUNS times, alternating which side goes first, each pair after a
 # throwaway 256 MiB write (the first writer after other I/O is slower here, whichever
-# tool it is).  A figure is the median of the per-pair ratios bootmark/original of the
-# throughput (> 1: bootmark faster) with their spread (lowest-highest) and the pairs
-# themselves; target 0.90-1.10 (tests/bench_lib.sh: FIG1 lines, section fidelity).
+# tool it is).  A figure is the geometric mean of the per-pair ratios bootmark/original
+# of the throughput (> 1: bootmark faster), their geometric standard deviation factor
+# (gsd), their median, range and the pairs themselves; target: geometric mean and median
+# both within 0.90-1.10 (tests/bench_lib.sh: FIG1 lines, section fidelity).  A ratio
+# of rates is averaged geometrically: a pair at 2x and one at 0.5x mean 1x, not 1.25x.
 # bonnie++ prints +++++ for a test under 0.5 s; such a pair is left out of its ratio.
 #
 # Knobs (environment):
@@ -187,7 +189,7 @@ bm_metric() {
 record() { echo "${3:-nan}" >> "$out/$1.$2"; }
 
 # report TOOL TEST UNIT [NOTE] [TARGET]: the FIG line of one figure from its .bm and
-# .orig files: median of the ratios, their spread, the pairs.  A pair whose original
+# .orig files: geometric mean, gsd and median of the ratios, their range, the pairs.  A pair whose original
 # is "fast" (bonnie++'s +++++) is left out and counted in the value.
 report() {
 	f=$out/$1.$2
@@ -209,7 +211,9 @@ report() {
 		fig $S "$1 $2 ratio" "none: +++++ (under 0.5 s) in $fast/$RUNS pairs" "$tgt" FAIL
 		return 0
 	fi
+	g=$(geomean < "$f.ratios")
 	r=$(median < "$f.ratios")
+	gs=$(gsd < "$f.ratios")
 	spread=$(sort -g "$f.ratios" | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.2f-%.2f", lo, hi }')
 	pairs=$(awk '{ printf "%s%.2f", (NR > 1 ? " " : ""), $1 }' "$f.ratios")
 	rnote=""
@@ -217,10 +221,11 @@ report() {
 	v=PASS
 	if [ "$tgt" = "-" ]; then
 		v=-
-	elif ! awk -v r="$r" 'BEGIN { exit !(r >= 0.90 && r <= 1.10) }'; then
+	elif ! awk -v r="$r" -v g="$g" 'BEGIN {
+		exit !(r >= 0.90 && r <= 1.10 && g >= 0.90 && g <= 1.10) }'; then
 		v=FAIL
 	fi
-	fig $S "$1 $2 ratio" "$(printf '%.3fx' "$r") (spread $spread; pairs $pairs$rnote${4:-})" "$tgt" "$v"
+	fig $S "$1 $2 ratio" "$(printf '%.3fx (gsd %s, median %.3fx,' "$g" "$gs" "$r") range $spread; pairs $pairs$rnote${4:-})" "$tgt" "$v"
 }
 
 # bm_first PAIR: 0 when bootmark goes first in this pair

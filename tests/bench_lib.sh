@@ -32,6 +32,22 @@ median() {
 		print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
+# geometric mean of the positive numbers on stdin ("nan" when there are none)
+geomean() {
+	awk '$1 > 0 { n++; s += log($1) } END {
+		if (n == 0) { print "nan"; exit }
+		printf "%.6g\n", exp(s / n) }'
+}
+
+# geometric standard deviation factor of the positive numbers on stdin: the
+# spread of ratios, e^sd(ln x) (1.00 when they agree; "nan" under two numbers)
+gsd() {
+	awk '$1 > 0 { n++; l[n] = log($1); s += l[n] } END {
+		if (n < 2) { print "nan"; exit }
+		m = s / n; for (i = 1; i <= n; i++) q += (l[i] - m) ^ 2
+		printf "%.3f\n", exp(sqrt(q / (n - 1))) }'
+}
+
 # coefficient of variation of the numbers on stdin: sample stddev / mean, in %
 cov() {
 	awk '{ n++; s += $1; q += $1 * $1 } END {
