@@ -339,6 +339,30 @@ static void check_csv(void)
 	free(h);
 }
 
+/* cache=chained: only stat and delete keep what their prepare()'s create
+ * left; cache=cold drops before every test. */
+static void test_keep_cache(void)
+{
+	static const int kept[12] = { 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 1, 1 };
+	struct bonnie_opts *o;
+	int i, n = 0, cold = 0;
+
+	o = opts("size=1M", 1);
+	if (o) {
+		for (i = 0; i < 12; i++)
+			n += !!wl_bonnie_ops.keep_cache(o, i) == kept[i];
+		TAP_EQ_INT(n, 12, "chained: seq-stat, seq-del, rnd-stat, rnd-del keep the cache");
+		free(o);
+	}
+	o = opts("size=1M cache=cold", 1);
+	if (o) {
+		for (i = 0; i < 12; i++)
+			cold += wl_bonnie_ops.keep_cache(o, i);
+		TAP_EQ_INT(cold, 0, "cold: every test from a dropped cache");
+		free(o);
+	}
+}
+
 static void test_versions(void)
 {
 	static const char *const bray[] = {
@@ -422,6 +446,7 @@ int main(void)
 	test_options();
 	test_arithmetic();
 	test_versions();
+	test_keep_cache();
 	test_names();
 	mkdir("build", 0755);
 	tu_mkdtemp(dir);
