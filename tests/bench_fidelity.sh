@@ -4,8 +4,8 @@
 # on the same directory of this machine's disk, with the same parameters, every
 # number the original prints:
 #
-#   bonnie   bootmark bonnie size=S chunk=8k       bonnie++ 2.00a -s S:8k:K:5 -f1 -n 0, then
-#            charsize=1M seeks=K seekers=5 num=N   bonnie++ -s 0 -n N:F:F (both -r M -z 1 -u
+#   bonnie   bootmark bonnie size=S chunk=8k       bonnie++ 2.00a -s S:8k:K:5 -fC -n 0, then
+#            charsize=CM seeks=K seekers=5 num=N   bonnie++ -s 0 -n N:F:F (both -r M -z 1 -u
 #            max_size=F min_size=F seed=1          root -q: the CSV lines); all twelve tests
 #   dbench   bootmark dbench clients=C time=T      dbench 4.0 -c client.txt -t T C
 #            (tests/dbench_compare.sh runs one pair and prints both per-op tables)
@@ -38,6 +38,8 @@
 #   BENCH_FIDELITY_MEM=384           MiB of the memory cgroup (0: none, figures say so)
 #   BENCH_FIDELITY_BONNIE_SIZE=2048  MiB of the I/O tests' file (-s)
 #   BENCH_FIDELITY_BONNIE_SEEKS=65536
+#   BENCH_FIDELITY_BONNIE_CHAR=4     MiB of the per-char tests (-f C; at 1, bonnie++'s getc
+#                                    ends under 0.5 s and prints +++++)
 #   BENCH_FIDELITY_BONNIE_NUM=4      file tests: N x 1024 files (-n N:F:F) ...
 #   BENCH_FIDELITY_BONNIE_FSIZE=128k ... of F bytes each
 #   BENCH_FIDELITY_DBENCH_CLIENTS=2  BENCH_FIDELITY_DBENCH_TIME=10 (s, + time/5 warm-up)
@@ -58,6 +60,7 @@ PARTS=${BENCH_FIDELITY_PARTS:-"bonnie dbench dd tiobench lmdd"}
 MEM=${BENCH_FIDELITY_MEM:-384}
 BON_SIZE=${BENCH_FIDELITY_BONNIE_SIZE:-2048}
 BON_SEEKS=${BENCH_FIDELITY_BONNIE_SEEKS:-65536}
+BON_CHAR=${BENCH_FIDELITY_BONNIE_CHAR:-4}
 BON_NUM=${BENCH_FIDELITY_BONNIE_NUM:-4}
 BON_FSIZE=${BENCH_FIDELITY_BONNIE_FSIZE:-128k}
 DB_CLIENTS=${BENCH_FIDELITY_DBENCH_CLIENTS:-2}
@@ -76,7 +79,7 @@ say() { printf '%s: %s\n' "$prog" "$*"; }
 broken=0
 missing=0
 
-for v in "$RUNS" "$MEM" "$BON_SIZE" "$BON_SEEKS" "$BON_NUM" "$DB_CLIENTS" "$DB_TIME" \
+for v in "$RUNS" "$MEM" "$BON_SIZE" "$BON_SEEKS" "$BON_CHAR" "$BON_NUM" "$DB_CLIENTS" "$DB_TIME" \
 	"$DD_SIZE" "$TIO_SIZE" "$TIO_RANDOM" "$LMDD_SIZE"; do
 	case $v in '' | *[!0-9]*)
 		say "knobs must be whole numbers (BENCH_FIDELITY_*: got \"$v\")" >&2

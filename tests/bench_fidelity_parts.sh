@@ -16,7 +16,7 @@ bonnie_bm() {
 		seq-create,seq-stat,seq-del,rnd-create,rnd-stat,rnd-del; do
 		drop
 		in_cg "$RUNNER" --host "$dir/bonnie" --workload bonnie size="${BON_SIZE}M" chunk=8k \
-			charsize=1M seeks="$BON_SEEKS" seekers=5 num="$BON_NUM" max_size="$BON_FSIZE" \
+			charsize="${BON_CHAR}M" seeks="$BON_SEEKS" seekers=5 num="$BON_NUM" max_size="$BON_FSIZE" \
 			min_size="$BON_FSIZE" seed=1 tests="$part" >> "$out/bon.bm.$1" 2>&1 || {
 			tail -3 "$out/bon.bm.$1"
 			echo "pair $1: bootmark-runner tests=$part failed" >> "$out/bonnie.why"
@@ -34,7 +34,7 @@ bonnie_bm() {
 bonnie_orig() {
 	say "bonnie pair $1 of $RUNS: bonnie++"
 	: > "$out/bon.csv.$1"
-	for part in "-s $BON_SIZE:8k:$BON_SEEKS:5 -f1 -n 0" "-s 0 -n $BON_NUM:$fbytes:$fbytes"; do
+	for part in "-s $BON_SIZE:8k:$BON_SEEKS:5 -f$BON_CHAR -n 0" "-s 0 -n $BON_NUM:$fbytes:$fbytes"; do
 		drop
 		# shellcheck disable=SC2086
 		in_cg bonnie++ -d "$dir/bonnie" $part -r "$ram" -z 1 -u root -q > "$out/bon.orig" 2>&1 || {
@@ -62,7 +62,7 @@ bonnie_part() {
 	[ "$ram" -gt 0 ] || ram=$((BON_SIZE / 2))
 	fbytes=$(bytes_of "$BON_FSIZE")
 	mkdir -p "$dir/bonnie"
-	say "bonnie: bonnie++ $ver -s $BON_SIZE:8k:$BON_SEEKS:5 -f1 -n 0 and -s 0 -n $BON_NUM:$fbytes:$fbytes -r $ram"
+	say "bonnie: bonnie++ $ver -s $BON_SIZE:8k:$BON_SEEKS:5 -f$BON_CHAR -n 0 and -s 0 -n $BON_NUM:$fbytes:$fbytes -r $ram"
 	pairs bonnie
 	for t in $BON_TESTS; do
 		cat "$out/bonnie.why" >> "$out/bonnie.${t%:*}.why" 2>/dev/null || true
@@ -73,7 +73,7 @@ bonnie_part() {
 		esac
 		report bonnie "${t%:*}" "$u"
 	done
-	fig $S "bonnie conditions" "bonnie++ $ver, -s ${BON_SIZE}:8k:$BON_SEEKS:5 -f1, -n $BON_NUM:$fbytes:$fbytes, -r $ram" - -
+	fig $S "bonnie conditions" "bonnie++ $ver, -s ${BON_SIZE}:8k:$BON_SEEKS:5 -f$BON_CHAR, -n $BON_NUM:$fbytes:$fbytes, -r $ram" - -
 }
 
 # --- dbench ------------------------------------------------------------------------
