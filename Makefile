@@ -32,11 +32,11 @@ OUT      ?=
 RUNNER_DIRS   := runner/init runner/modules runner/disk runner/engine runner/hostmode
 WL_DIRS       := $(patsubst %/,%,$(sort $(dir $(wildcard runner/workloads/*/*.c))))
 INC_common    := common
-INC_runner    := $(RUNNER_DIRS) runner/workloads $(WL_DIRS) common
+INC_runner    := $(RUNNER_DIRS) runner/workloads common
 INC_initramfs := initramfs common
 INC_kernels   := kernels common
 INC_qemu      := qemu kernels common
-INC_host      := host qemu kernels initramfs $(RUNNER_DIRS) runner/workloads common
+INC_host      := host qemu kernels initramfs common
 INC_tests     := tests host qemu kernels initramfs $(RUNNER_DIRS) runner/workloads $(WL_DIRS) common
 # A description file: its own folder and common/.  A workload's engine file: its own
 # folder, then the runner's.  Anything else: its top folder's list above.
@@ -132,7 +132,7 @@ $(eval $(call flavour,clang,$(CLANG),))
 $(eval $(call flavour,asan,$(CC),$(SAN)))
 $(eval $(call flavour,fuzz,$(CLANG),$(FUZZ_SAN)))
 
-$(O)/bootmark: $(O)/gcc/host/main.o $(O)/gcc/libbm.a
+$(O)/bootmark: $(O)/gcc/host/main.o $(O)/gcc/libhost.a
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) -o $@ $^ -laio -lm $(SQLITE_LIBS)
 
@@ -331,14 +331,26 @@ check-agree: all
 	$(Q)BM=$(O)/bootmark $(STEP) agree sh tests/agree.sh
 
 # An include from a layer above must fail to compile (docs/architecture.md, "Layers");
-# host including the same headers must compile, so the test cannot pass vacuously.
-LAYER_FORBIDDEN := common:results.h common:wl.h common:qemu.h common:kernel.h \
-	runner:results.h runner:qemu.h runner:kernel.h runner:modclosure.h \
+# the tests' paths (every folder) must compile the same headers, so the test cannot
+# pass vacuously.  "host:wl.h": the host never sees an engine's header, nor a
+# description an engine's (runner/workloads/dd/desc_dd.c: wl.h, seqio.h, log.h).
+LAYER_FORBIDDEN := common:results.h common:wl.h common:qemu.h common:kernel.h common:wl_dd.h \
+	runner/x:results.h runner/x:qemu.h runner/x:kernel.h runner/x:modclosure.h \
 	initramfs:results.h initramfs:wl.h kernels:results.h kernels:qemu.h kernels:wl.h \
-	qemu:results.h qemu:wl.h qemu:modclosure.h
-check-layers:
+	qemu:results.h qemu:wl.h qemu:modclosure.h \
+	host:wl.h host:fsrun.h host:emit.h host:log.h host:wl_dd.h host:wl_aim7.h host:seqio.h \
+	runner/workloads/dd/desc_dd:wl.h runner/workloads/dd/desc_dd:seqio.h \
+	runner/workloads/dd/desc_dd:log.h runner/workloads/dd/desc_dd:wl_aim7.h \
+	runner/workloads/aim7/report_aim7:emit.h runner/workloads/dd/wl_dd:wl_aim7.h \
+	runner/engine/x:results.h common:wl_aim7.h kernels:wl_dd.h qemu:wl_dd.h
+# "common" stands for a file in common/, "runner/workloads/dd/desc_dd" for that file
+layer_file = $(if $(findstring /,$(1)),$(1).c,$(1)/x.c)
+# and build/bootmark links none of the runner's code (tests/host_engines.sh)
+RUNNER_GCC_OBJ := $(patsubst %.c,$(O)/gcc/%.o,$(RUNNER_SRC))
+check-layers: $(O)/bootmark $(RUNNER_GCC_OBJ)
 	$(Q)$(STEP) layers sh tests/layers.sh "$(CC)" $(foreach p,$(LAYER_FORBIDDEN),\
-		"$(word 2,$(subst :, ,$(p)))|$(call layer_inc,$(word 1,$(subst :, ,$(p)))/x.c)|$(call layer_inc,tests/x.c)")
+		"$(word 2,$(subst :, ,$(p)))|$(call layer_inc,$(call layer_file,$(word 1,$(subst :, ,$(p)))))|$(call layer_inc,tests/x.c)")
+	$(Q)$(STEP) host-engines sh tests/host_engines.sh $(O)/bootmark $(RUNNER_GCC_OBJ)
 
 CHECK_PARTS := check-layers check-unit check-bench check-kernels check-image check-host check-report \
 	check-stats check-compare check-e2e check-bisect check-lab check-faults check-verdicts check-outsafety \

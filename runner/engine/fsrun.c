@@ -27,37 +27,7 @@ struct test_ref {
 int fsrun_job_opts(const struct wl_ops *w, const char *args, void **out,
 		   char *err, size_t errlen)
 {
-	char buf[256], *save = NULL, *tok, *eq;
-	void *o = calloc(1, w->opts_size ? w->opts_size : 1);
-	int ret;
-
-	if (!o)
-		return -ENOMEM;
-	ret = bm_opts_defaults(w->opts, o);
-	snprintf(buf, sizeof(buf), "%s", args);
-	for (tok = strtok_r(buf, " \t", &save); tok && !ret;
-	     tok = strtok_r(NULL, " \t", &save)) {
-		eq = strchr(tok, '=');
-		if (!eq) {
-			snprintf(err, errlen, "\"%s\" is not option=value", tok);
-			ret = -EINVAL;
-			break;
-		}
-		*eq = '\0';
-		ret = bm_opt_set(w->opts, o, tok, eq + 1, err, errlen);
-	}
-	if (!ret && w->check)
-		ret = w->check(o, err, errlen);
-	if (!ret && w->ntests(o) < 1) {
-		snprintf(err, errlen, "the options select no test");
-		ret = -EINVAL;
-	}
-	if (ret) {
-		free(o);
-		return ret;
-	}
-	*out = o;
-	return 0;
+	return bm_wl_job_opts(w->desc, args, out, err, errlen);
 }
 
 static int setup_jobs(struct fsrun *r, char *err, size_t errlen)
@@ -135,7 +105,7 @@ unsigned fsrun_planned(const struct fsrun *r)
 	unsigned j, n = 0;
 
 	for (j = 0; j < r->suite.njobs; j++)
-		n += (unsigned)r->wl[j]->ntests(r->opts[j]);
+		n += (unsigned)r->wl[j]->desc->ntests(r->opts[j]);
 	return n * r->nprof * (unsigned)(r->suite.repeat > 0 ? r->suite.repeat : 1);
 }
 
@@ -349,9 +319,9 @@ static int one_test(struct fsrun *r, struct test_ref *t)
 	int ret, measured;
 
 	memset(&res, 0, sizeof(res));
-	ret = w->describe(r->opts[t->job], t->idx, &res);
+	ret = w->desc->describe(r->opts[t->job], t->idx, &res);
 	if (ret) {
-		emit_error(r->em, "internal", NULL, "%s: no test %d", w->name, t->idx);
+		emit_error(r->em, "internal", NULL, "%s: no test %d", w->desc->name, t->idx);
 		return 0;
 	}
 	t->ec.fs = r->prof[t->fs].name;
@@ -378,7 +348,7 @@ int fsrun_run(struct fsrun *r)
 	int ntests;
 
 	for (t.job = 0; t.job < r->suite.njobs; t.job++) {
-		ntests = r->wl[t.job]->ntests(r->opts[t.job]);
+		ntests = r->wl[t.job]->desc->ntests(r->opts[t.job]);
 		for (t.fs = 0; t.fs < r->nprof; t.fs++) {
 			if (ensure_fs(r, t.fs))
 				continue;

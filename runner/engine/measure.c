@@ -62,7 +62,7 @@ int measure_test(const struct measure_env *env, const struct wl_ops *w, const vo
 	if (w->prepare)
 		ret = w->prepare(ctx, o, idx);
 	if (ret) {
-		emit_error(env->em, "bench", ec, "%s prepare: %s", w->name, strerror(-ret));
+		emit_error(env->em, "bench", ec, "%s prepare: %s", w->desc->name, strerror(-ret));
 		return ret;
 	}
 	if (env->drop) {
@@ -91,7 +91,7 @@ int measure_test(const struct measure_env *env, const struct wl_ops *w, const vo
 		res->partial = 1;
 	if (ret) {
 		res->partial = 1;
-		emit_error(env->em, "bench", ec, "%s run: %s", w->name, strerror(-ret));
+		emit_error(env->em, "bench", ec, "%s run: %s", w->desc->name, strerror(-ret));
 	}
 	return ret;
 }

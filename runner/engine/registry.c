@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* The workload registry, generated from workloads.def. */
+/* The engine registry, generated from workloads.def (the descriptions'
+ * is runner/workloads/desc_registry.c). */
 #include <string.h>
 
 #include "wl.h"
@@ -16,7 +17,7 @@ const struct wl_ops *wl_find(const char *name)
 	const struct wl_ops *const *w;
 
 	for (w = wl_registry; *w; w++)
-		if (!strcmp((*w)->name, name))
+		if (!strcmp((*w)->desc->name, name))
 			return *w;
 	return NULL;
 }

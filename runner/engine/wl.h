@@ -2,12 +2,15 @@
 /*
  * Workload interface, in the manner of fio's ioengine_ops.
  *
- * One workload per file (runner/wl_<name>.c), ending in a
- * "const struct wl_ops wl_<name>_ops = { ... };".  The registry is the
- * explicit list in runner/workloads.def, no constructors.
+ * One workload per folder (runner/workloads/<name>/): its description
+ * (desc_<name>.c, wldesc.h: options, tests, labels, metrics), which the host
+ * links too, and its engine (wl_<name>.c and helpers), ending in a
+ * "const struct wl_ops wl_<name>_ops = { .desc = &wl_<name>_desc, ... };".
+ * The registry is the explicit list in runner/workloads/workloads.def, no
+ * constructors.
  *
  * A suite line such as "dd size=512M bs=1M" selects a workload and sets
- * options from its table.  The job expands into ntests() tests; for each
+ * options from its description's table.  The job expands into ntests() tests; for each
  * test the runner recreates the filesystem (mkfs + mount), calls prepare()
  * (not measured), syncs and drops caches, then opens the measurement
  * window (wall clock, /proc/stat cpu, /proc/diskstats of the test disk),
@@ -21,6 +24,7 @@
 #include <stddef.h>
 #include "opts.h"
 #include "result.h"
+#include "wldesc.h"
 
 struct wl_ctx {
 	const char *mnt;        /* mounted test filesystem, e.g. "/mnt/test" */
@@ -34,17 +38,9 @@ struct wl_ctx {
 };
 
 struct wl_ops {
-	const char *name;
+	/* Options, tests and labels, metrics: what the host knows of it too. */
+	const struct bm_wl_desc *desc;
 	unsigned flags;
-	const struct bm_opt *opts;  /* option table for the suite line */
-	size_t opts_size;           /* size of the option struct it fills */
-	/* Checks what one option cannot check alone (lists, size >= bs); may
-	 * be NULL.  0, or -EINVAL and a message naming the option. */
-	int (*check)(const void *o, char *err, size_t errlen);
-	/* Number of tests this job expands into (dd: write, read, rewrite). */
-	int (*ntests)(const void *o);
-	/* Seed-style label of test idx, "dd512w"; fills r->wl/test/params. */
-	int (*describe)(const void *o, int idx, struct bm_result *r);
 	/* Unmeasured preparation on the fresh filesystem (may be NULL). */
 	int (*prepare)(struct wl_ctx *ctx, const void *o, int idx);
 	/* The measured part; adds workload-specific metrics to r. 0 or -errno;
@@ -55,7 +51,8 @@ struct wl_ops {
 	void (*inspect)(struct wl_ctx *ctx, const void *o, int idx, struct bm_result *r);
 };
 
-#define WL(name) extern const struct wl_ops wl_##name##_ops;
+#define WL(name) extern const struct wl_ops wl_##name##_ops; \
+	extern const struct bm_wl_desc wl_##name##_desc;
 #include "workloads.def"
 #undef WL
 

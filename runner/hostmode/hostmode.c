@@ -60,7 +60,7 @@ static void host_hello(struct hostmode *h, struct emitter *em)
 	snprintf(cpu, sizeof(cpu), "%s%s", h->disk[0] ? "/dev/" : "", h->disk);
 	put(kv, &n, "disk", cpu);
 	put(kv, &n, "fs", h->fstype);
-	put(kv, &n, "wl", h->w->name);
+	put(kv, &n, "wl", h->w->desc->name);
 	put(kv, &n, "params", h->args);
 	put(kv, &n, "cache", h->can_drop ? "dropped" : "fadvise");
 	put(kv, &n, "runner", RUNNER_VERSION);
@@ -119,8 +119,8 @@ static int host_test(struct hostmode *h, struct emitter *em, int idx)
 	int ret;
 
 	memset(&res, 0, sizeof(res));
-	if (h->w->describe(h->opts, idx, &res)) {
-		emit_error(em, "internal", NULL, "%s: no test %d", h->w->name, idx);
+	if (h->w->desc->describe(h->opts, idx, &res)) {
+		emit_error(em, "internal", NULL, "%s: no test %d", h->w->desc->name, idx);
 		return 0;
 	}
 	ec.test = res.test;
@@ -208,7 +208,7 @@ int hostmode_run(struct hostmode *h, int fd, FILE *table)
 	}
 	emit_init_fd(&em, fd, new_run_id(run, sizeof(run)));
 	host_hello(h, &em);
-	ntests = h->w->ntests(h->opts);
+	ntests = h->w->desc->ntests(h->opts);
 	emit_set_planned(&em, (unsigned)ntests);
 	for (idx = 0; idx < ntests && !sys; idx++)
 		sys = host_test(h, &em, idx) < 0;

@@ -184,7 +184,7 @@ static int parse_words(struct hostmode *h, char *const *words, int nwords,
 	for (i = 0; i < nwords; i++) {
 		/* fsrun_job_opts splits on blanks: a word must not hold one */
 		if (strpbrk(words[i], " \t") || used + strlen(words[i]) + 2 > sizeof(h->args)) {
-			snprintf(err, errlen, "%s: bad option word \"%s\"", h->w->name, words[i]);
+			snprintf(err, errlen, "%s: bad option word \"%s\"", h->w->desc->name, words[i]);
 			return -EINVAL;
 		}
 		used += (size_t)snprintf(h->args + used, sizeof(h->args) - used, "%s%s",
@@ -193,7 +193,7 @@ static int parse_words(struct hostmode *h, char *const *words, int nwords,
 	ret = fsrun_job_opts(h->w, h->args, &h->opts, msg, sizeof(msg));
 	if (!ret)
 		return 0;
-	snprintf(err, errlen, "%s: %s", h->w->name, msg);
+	snprintf(err, errlen, "%s: %s", h->w->desc->name, msg);
 	/* bm_opt_set says ENOENT for an unknown key: still the user's words */
 	return ret == -ENOMEM ? ret : -EINVAL;
 }

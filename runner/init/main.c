@@ -67,8 +67,8 @@ static void usage(FILE *f)
 		   "Exit: 0 every test ran, 1 a test failed, 100 bad arguments or DIR, 111 system error.\n"
 		   "\nWorkloads and their options (key=value, as on a suite line):\n");
 	for (w = wl_registry; *w; w++) {
-		fprintf(f, "\n%s:\n", (*w)->name);
-		bm_opts_help((*w)->opts, "", f);
+		fprintf(f, "\n%s:\n", (*w)->desc->name);
+		bm_opts_help((*w)->desc->opts, "", f);
 	}
 }
 

@@ -11,7 +11,7 @@
  *   array_rtns  20 linear systems, 5 to 100 equations, Gauss elimination
  *   series_1    100 sine series summed to convergence, checked with sin()
  *   string_rtns, mem_rtns_1, mem_rtns_2, misc_rtns_1, shell_rtns_1: in
- *               runner/aim7_str.c
+ *               runner/workloads/aim7/aim7_str.c
  *   sort_rtns_1 "10" in steps of 5: 2 rounds of 3 qsort()s of 10000 ints
  *               and 2000 bsearch()es
  *   dir_rtns_1  10000 readdir()s of /bin, rewinding at its end

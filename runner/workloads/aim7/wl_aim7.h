@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* AIM7 workload: options, workfiles, subtests and the pure computations,
- * shared by runner/wl_aim7.c, runner/aim7_*.c and their tests.  The facts
+ * shared by runner/workloads/aim7/wl_aim7.c, runner/aim7_*.c and their tests.  The facts
  * are AIM Suite VII's (multitask.c, suite.h, the workfiles and the test
  * sources; docs/workloads.md cites the function each subtest follows). */
 #ifndef BM_RUNNER_WL_AIM7_H
@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "report.h"
 #include "result.h"
 
 #define AIM7_TASKS_MAX  4096   /* per test: forked processes */
@@ -61,7 +62,15 @@ struct aim7_test {
 	const char *unit;                 /* one line: the unit of work */
 };
 
-/* runner/aim7_mix.c */
+/* desc_aim7.c: FILESIZE and POOLSIZE, the option when set, else the
+ * workfile's (0 or -EINVAL); test idx is mix idx / ntasks, task count
+ * idx % ntasks (NULL: no such test). */
+int aim7_sizes(const struct aim7_opts *o, const struct aim7_mix *m, uint64_t *fs,
+	       uint64_t *ps);
+const struct aim7_mix *aim7_test(const struct aim7_opts *o, int idx, unsigned *tasks);
+extern const struct bm_report_ops report_aim7_ops;
+
+/* desc_aim7_mix.c: the workfiles and their pure arithmetic */
 const struct aim7_mix *aim7_mix_find(const char *name);
 extern const char *const aim7_mix_names[];   /* NULL-terminated */
 /* multitask.c runtap(): counts[j] = the integer part of w_j/sum*loadnum,
@@ -85,7 +94,7 @@ double aim7_jti(const double *t, unsigned n);
 /* disk_iteration_count: FILESIZE + POOLSIZE/tasks, in KiB (truncated). */
 unsigned aim7_disk_kib(uint64_t filesize, uint64_t poolsize, unsigned tasks);
 
-/* runner/aim7_disk.c, aim7_arith.c, aim7_num.c, aim7_proc.c */
+/* runner/workloads/aim7/aim7_disk.c, aim7_arith.c, aim7_num.c, aim7_proc.c */
 const struct aim7_test *aim7_test_find(const char *name);
 extern const struct aim7_test aim7_disk_tests[];    /* NULL-name terminated */
 extern const struct aim7_test aim7_arith_tests[];
@@ -98,7 +107,7 @@ extern const struct aim7_test aim7_proc_tests[];
 int aim7_make_common(unsigned kib, char *err, size_t errlen);
 int aim7_make_fakeh(char *err, size_t errlen);
 int aim7_make_scripts(char *err, size_t errlen);
-/* runner/aim7_str.c: num_fcns.c's string, memory, misc and shell subtests */
+/* runner/workloads/aim7/aim7_str.c: num_fcns.c's string, memory, misc and shell subtests */
 int aim7_string_rtns(struct aim7_env *env);
 int aim7_mem_rtns_1(struct aim7_env *env);
 int aim7_mem_rtns_2(struct aim7_env *env);

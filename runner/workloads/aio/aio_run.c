@@ -17,29 +17,6 @@
 
 #define MiB (1024.0 * 1024.0)
 
-int aio_fsizes_parse(const char *list, uint32_t *out, int max)
-{
-	char buf[64], *save = NULL, *tok;
-	uint64_t v;
-	int n = 0;
-
-	if (strlen(list) >= sizeof(buf) || !*list || list[strlen(list) - 1] == ',' ||
-	    strstr(list, ",,") || *list == ',')
-		return -EINVAL;
-	snprintf(buf, sizeof(buf), "%s", list);
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (n == max || bm_parse_size(tok, &v) || !v || v % AIO_BS || v > AIO_FSIZE_MAX)
-			return -EINVAL;
-		out[n++] = (uint32_t)v;
-	}
-	return n ? n : -EINVAL;
-}
-
-int aio_order_of(const struct aio_opts *o)
-{
-	return strcmp(o->order, "random") ? AIO_SEQ : AIO_RANDOM;
-}
-
 const struct aio_engine *aio_engine_of(int engine)
 {
 	return engine == AIO_URING ? &aio_uring_engine : &aio_libaio_engine;

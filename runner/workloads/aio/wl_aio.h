@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "report.h"
 #include "result.h"
 #include "stats.h"
 
@@ -54,6 +55,9 @@ int aio_fsizes_parse(const char *list, uint32_t *out, int max);
 int aio_test_of(const struct aio_opts *o, int idx, struct aio_test *t);
 /* "aio-libaio-40k", "aio-uring-128k-warm". */
 void aio_label(char *buf, size_t len, const struct aio_test *t);
+extern const struct bm_report_ops report_aio_ops;
+/* "libaio", "io_uring": by AIO_LIBAIO, AIO_URING (desc_aio.c). */
+extern const char *const aio_engine_names[];
 /* The deterministic random order of files 0..n-1 (Fisher-Yates, fixed seed). */
 void aio_shuffle(uint32_t *perm, uint32_t n);
 /* Thread t of nt reads perm[first, first + count). */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * bonnie's report (common/report_bonnie.c): the classic Bonnie table, a
+ * bonnie's report (runner/workloads/bonnie/report_bonnie.c): the classic Bonnie table, a
  * bonnie++ file-test table and bonnie++'s CSV line, format 1.98.
  */
 #ifndef BM_REPORT_BONNIE_H

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * bonnie workload (runner/wl_bonnie.c: options, labels, arithmetic;
- * runner/wl_bonnie_io.c: I/O tests and seeks; runner/wl_bonnie_files.c:
+ * bonnie workload (desc_bonnie.c: options, labels; wl_bonnie.c: arithmetic;
+ * wl_bonnie_io.c: I/O tests and seeks; wl_bonnie_files.c:
  * the file tests), shared with its unit test.
  * The arithmetic is in pure functions so that the test can check it exactly.
  */
@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "result.h"
-#include "wl.h"
+#include "report.h"
 
 #define BON_SEEKERS_MAX 64
 #define BON_UPDATE_SEEK 10      /* a ticket % 10 == 0 rewrites its chunk */
@@ -29,6 +29,10 @@ enum bon_test {
 	BON_NTESTS
 };
 #define BON_FIRST_FILE_TEST BON_SEQ_CREATE
+
+struct wl_ctx;
+
+extern const struct bm_report_ops report_bonnie_ops;
 
 struct bonnie_opts {
 	uint64_t size;          /* file of the I/O tests, whole MiB (-s) */

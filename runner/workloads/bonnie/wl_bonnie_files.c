@@ -25,6 +25,7 @@
 #include "hosttree.h"
 #include "log.h"
 #include "stats.h"
+#include "wl.h"
 #include "wl_bonnie.h"
 
 #define BON_FILE_CHUNK 8192     /* bonnie++'s default -n chunk */

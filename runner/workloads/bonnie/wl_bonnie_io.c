@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "stats.h"
+#include "wl.h"
 #include "wl_bonnie.h"
 
 #define BON_BEAT_CHUNKS 8192    /* 64 MiB of 8 KiB chunks */

@@ -44,6 +44,7 @@
 #include <unistd.h>
 
 #include "stats.h"
+#include "wl.h"
 #include "wl_bonnie.h"
 
 #define BON_END_TICKET INT32_MIN

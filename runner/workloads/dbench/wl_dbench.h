@@ -7,6 +7,7 @@
 
 #include "dbench_load.h"
 #include "dbench_ops.h"
+#include "report.h"
 #include "result.h"
 
 #define DB_CLIENTS_MAX 1024
@@ -43,6 +44,11 @@ double db_tput(uint64_t bytes, double secs);
 void db_add_metrics(struct bm_result *r, const struct db_sum *s);
 /* Warmup seconds for time t: dbench's t/5 when warmup < 0. */
 long long db_warmup(long long t, long long warmup);
+/* desc_dbench.c: the job's dbench version (4, 2 or 1) and the client count
+ * of test idx (or -EINVAL). */
+int db_version(const struct db_opts *o);
+int db_clients(const struct db_opts *o, int idx);
+extern const struct bm_report_ops report_dbench_ops;
 /* dbench 1.x's "Throughput" (dbench.c main): the MB (10^6 bytes) of ReadX
  * and WriteX in one pass of its loadfile (132 for its own client.txt),
  * times the clients, over the run's seconds. */

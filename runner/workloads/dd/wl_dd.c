@@ -32,57 +32,6 @@
 #define MiB (1024ull * 1024ull)
 #define DD_BEAT_BYTES (64 * MiB)
 
-enum { DD_WRITE, DD_READ, DD_REWRITE };
-
-static const char *const dd_test_names[] = { "w", "r", "rw", NULL };
-
-static const struct bm_opt dd_opts[] = {
-	{ .name = "size", .type = BM_OPT_SIZE, .off = offsetof(struct dd_opts, size),
-	  .def = "32M", .min = 1 << 20, .max = 0, .help = "file size (at least 1M)" },
-	{ .name = "bs", .type = BM_OPT_SIZE, .off = offsetof(struct dd_opts, bs),
-	  .def = "1M", .min = 512, .max = 64 << 20, .help = "block size of each read/write" },
-	{ .name = "tests", .type = BM_OPT_LIST, .off = offsetof(struct dd_opts, tests),
-	  .len = sizeof(((struct dd_opts *)0)->tests), .def = "w,r,rw",
-	  .choices = dd_test_names, .help = "tests to run: w (write), r (read), rw (rewrite)" },
-	BM_OPT_END
-};
-
-/* Which test the idx-th item of the tests list is, or -EINVAL. */
-static int dd_kind(const struct dd_opts *o, int idx)
-{
-	return bm_list_item(o->tests, idx, dd_test_names);
-}
-
-static int dd_ntests(const void *opts)
-{
-	int n = 0;
-
-	while (dd_kind(opts, n) >= 0)
-		n++;
-	return n;
-}
-
-static int dd_describe(const void *opts, int idx, struct bm_result *r)
-{
-	const struct dd_opts *o = opts;
-	char sz[32], bs[32];
-	int k = dd_kind(o, idx);
-
-	if (k < 0)
-		return k;
-	/* In MiB when exact, like the label: "size=2048M" for dd2048w. */
-	if (o->size % MiB == 0)
-		snprintf(sz, sizeof(sz), "%lluM", (unsigned long long)(o->size / MiB));
-	else
-		bm_fmt_size(sz, sizeof(sz), o->size, "KMGT");
-	bm_fmt_size(bs, sizeof(bs), o->bs, "KMGT");
-	snprintf(r->wl, sizeof(r->wl), "dd");
-	snprintf(r->test, sizeof(r->test), "dd%llu%s",
-		 (unsigned long long)(o->size / MiB), dd_test_names[k]);
-	snprintf(r->params, sizeof(r->params), "size=%s bs=%s", sz, bs);
-	return 0;
-}
-
 static void dd_path(const struct wl_ctx *ctx, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s/dd.dat", ctx->mnt);
@@ -236,12 +185,8 @@ static int dd_run(struct wl_ctx *ctx, const void *opts, int idx, struct bm_resul
 }
 
 const struct wl_ops wl_dd_ops = {
-	.name = "dd",
+	.desc = &wl_dd_desc,
 	.flags = 0,
-	.opts = dd_opts,
-	.opts_size = sizeof(struct dd_opts),
-	.ntests = dd_ntests,
-	.describe = dd_describe,
 	.prepare = dd_prepare,
 	.run = dd_run,
 	.inspect = dd_inspect,

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* kerntree's bzip2 path: the archive compressed once, read back through
- * "bzip2 -dc" (runner/ktree_bz2.c). */
+ * "bzip2 -dc" (runner/workloads/kerntree/ktree_bz2.c). */
 #ifndef BM_RUNNER_KTREE_BZ2_H
 #define BM_RUNNER_KTREE_BZ2_H
 

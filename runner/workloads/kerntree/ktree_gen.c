@@ -106,33 +106,6 @@ static void pool_init(void)
 	pool_fill();
 }
 
-int ktree_parse_scale(const char *s, uint32_t *ppm)
-{
-	uint64_t whole = 0, frac = 0, div = 1;
-	const char *p = s;
-
-	/* Seed 004's tree: its kernuntar wrote 252016 KiB (ext3), 249884 KiB
-	 * (ext4), about 1/5.5 of what the full 6.1-shaped tree writes. */
-	if (!strcmp(s, "seed004")) {
-		*ppm = KTREE_SCALE_SEED004_PPM;
-		return 0;
-	}
-	/* Decimal digits by hand: strtod's rounding is not needed, nor locale. */
-	for (; *p >= '0' && *p <= '9' && whole < 100; p++)
-		whole = whole * 10 + (uint64_t)(*p - '0');
-	if (*p == '.')
-		for (p++; *p >= '0' && *p <= '9'; p++)
-			if (div < 1000000)
-				frac = frac * 10 + (uint64_t)(*p - '0'), div *= 10;
-	if (*p || p == s || !strcmp(s, "."))
-		return -EINVAL;
-	whole = whole * 1000000 + frac * (1000000 / div);
-	if (whole < KTREE_SCALE_MIN_PPM || whole > KTREE_SCALE_MAX_PPM)
-		return -EINVAL;
-	*ppm = (uint32_t)whole;
-	return 0;
-}
-
 uint64_t ktree_quotas(const uint32_t *counts, unsigned n, uint32_t ppm, uint32_t *quota)
 {
 	uint64_t sum = 0, want, got = 0, rem[32];

@@ -13,7 +13,7 @@
  * memory and extracted by our own reader, or a tarball (tarball=PATH).
  * With compress=bzip2 the untar reads the archive through bzip2 -dc, as the
  * seed's "tar xjf" did (its UTIME of ~50 s was bzip2's): the generated
- * archive is compressed once in prepare() (runner/ktree_bz2.c), a tarball
+ * archive is compressed once in prepare() (runner/workloads/kerntree/ktree_bz2.c), a tarball
  * is taken as .tar.bz2.  Copies go to <mnt>/kern1 and <mnt>/kern2.
  */
 #include <errno.h>
@@ -35,93 +35,6 @@
 #define COPIES_MAX 2
 
 enum { KT_UNTAR, KT_STAT, KT_CAT, KT_RM };
-
-static const char *const kt_tests[] = {
-	"untar", "stat", "cat", "rm", "untar2", "stat2", "cat2", "rm2", NULL,
-};
-static const char *const kt_compress[] = { "none", "bzip2", NULL };
-
-static const struct bm_opt kt_opts[] = {
-	{ .name = "scale", .type = BM_OPT_STR, .off = offsetof(struct kerntree_opts, scale),
-	  .len = sizeof(((struct kerntree_opts *)0)->scale), .def = "1",
-	  .help = "size of the generated tree against Linux 6.1 (0.0001 .. 4), or seed004 "
-	  "(0.18: the tree seed 004 untarred)" },
-	{ .name = "seed", .type = BM_OPT_INT, .off = offsetof(struct kerntree_opts, seed),
-	  .def = "1", .min = 0, .max = 2147483647, .help = "seed of names, sizes and text" },
-	{ .name = "tarball", .type = BM_OPT_STR, .off = offsetof(struct kerntree_opts, tarball),
-	  .len = sizeof(((struct kerntree_opts *)0)->tarball), .def = "",
-	  .help = "absolute path of a tar to use instead of the generated tree (a .tar.bz2 "
-	  "with compress=bzip2)" },
-	{ .name = "tests", .type = BM_OPT_LIST, .off = offsetof(struct kerntree_opts, tests),
-	  .len = sizeof(((struct kerntree_opts *)0)->tests),
-	  .def = "untar,stat,cat,rm,untar2,stat2,cat2,rm2", .choices = kt_tests,
-	  .help = "tests to run: untar stat cat rm, and with 2 for two trees at once" },
-	{ .name = "compress", .type = BM_OPT_STR, .off = offsetof(struct kerntree_opts, compress),
-	  .len = sizeof(((struct kerntree_opts *)0)->compress), .def = "none",
-	  .choices = kt_compress, .help = "bzip2: untar through bzip2 -dc, as seed 004's tar xjf" },
-	BM_OPT_END
-};
-
-static int kt_bz2(const struct kerntree_opts *o)
-{
-	return !strcmp(o->compress, "bzip2");
-}
-
-/* Index into kt_tests of the idx-th item of the tests list, or -EINVAL. */
-static int kt_kind(const struct kerntree_opts *o, int idx)
-{
-	return bm_list_item(o->tests, idx, kt_tests);
-}
-
-int kerntree_check(const struct kerntree_opts *o, char *err, size_t errlen)
-{
-	uint32_t ppm;
-
-	if (ktree_parse_scale(o->scale, &ppm)) {
-		snprintf(err, errlen, "option 'scale': '%s' is not a number from 0.0001 to 4",
-			 o->scale);
-		return -EINVAL;
-	}
-	if (o->tarball[0] && o->tarball[0] != '/') {
-		snprintf(err, errlen, "option 'tarball': '%s' is not an absolute path",
-			 o->tarball);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-static int kt_check(const void *o, char *err, size_t errlen)
-{
-	return kerntree_check(o, err, errlen);
-}
-
-static int kt_ntests(const void *opts)
-{
-	int n = 0;
-
-	while (kt_kind(opts, n) >= 0)
-		n++;
-	return n;
-}
-
-static int kt_describe(const void *opts, int idx, struct bm_result *r)
-{
-	const struct kerntree_opts *o = opts;
-	int k = kt_kind(o, idx);
-
-	if (k < 0)
-		return k;
-	snprintf(r->wl, sizeof(r->wl), "kerntree");
-	snprintf(r->test, sizeof(r->test), "kern%s", kt_tests[k]);
-	if (o->tarball[0])
-		snprintf(r->params, sizeof(r->params), "tarball=%.120s", o->tarball);
-	else
-		snprintf(r->params, sizeof(r->params), "scale=%s seed=%lld", o->scale, o->seed);
-	if (kt_bz2(o))
-		snprintf(r->params + strlen(r->params), sizeof(r->params) - strlen(r->params),
-			 " compress=bzip2");
-	return 0;
-}
 
 /* The .tar.bz2 the untar reads: the tarball, or the generated archive
  * compressed into /tmp (outside the test filesystem, in RAM in the image). */
@@ -419,20 +332,15 @@ static void kt_inspect(struct wl_ctx *ctx, const void *opts, int idx, struct bm_
 
 	(void)ctx;
 	(void)r;
-	if (!kt_bz2(o) || o->tarball[0] || idx != kt_ntests(o) - 1)
+	if (!kt_bz2(o) || o->tarball[0] || idx != wl_kerntree_desc.ntests(o) - 1)
 		return;
 	kt_bz2_path(o, path, sizeof(path));
 	unlink(path);
 }
 
 const struct wl_ops wl_kerntree_ops = {
-	.name = "kerntree",
+	.desc = &wl_kerntree_desc,
 	.flags = 0,
-	.opts = kt_opts,
-	.opts_size = sizeof(struct kerntree_opts),
-	.check = kt_check,
-	.ntests = kt_ntests,
-	.describe = kt_describe,
 	.prepare = kt_prepare,
 	.run = kt_run,
 	.inspect = kt_inspect,

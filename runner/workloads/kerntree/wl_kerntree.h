@@ -14,5 +14,9 @@ struct kerntree_opts {
 };
 
 int kerntree_check(const struct kerntree_opts *o, char *err, size_t errlen);
+/* desc_kerntree.c: 1 when the untar reads a .tar.bz2; the index in
+ * (untar, stat, cat, rm, untar2 ...) of the idx-th test, or -EINVAL. */
+int kt_bz2(const struct kerntree_opts *o);
+int kt_kind(const struct kerntree_opts *o, int idx);
 
 #endif

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "report.h"
 #include "result.h"
 #include "stats.h"
 
@@ -24,6 +25,11 @@ struct tio_opts {
 	char phases[32];    /* subset of seqwr,rndwr,seqrd,rndrd */
 	char version[8];    /* "0.4.2" (default) or "0.3.3": whose open/IO/fsync/CPU rules */
 };
+
+/* desc_tiobench.c: test idx is thread count idx / nphases, phase idx %
+ * nphases; the phase (TIO_SEQWR ...) and its thread count, or -EINVAL. */
+int tio_test(const struct tio_opts *o, int idx, unsigned *threads);
+extern const struct bm_report_ops report_tiobench_ops;
 
 /* 1 when the job follows tiotest 0.3.3 (tiotest.c of tiobench 0.3.3). */
 int tio_v033(const struct tio_opts *o);
@@ -53,7 +59,7 @@ double tio_eff(double rate, double cpu_pct);
 /* Adds rate, cpu, time, ops, latencies, pct_2s/10s and eff to r. */
 void tio_add_metrics(struct bm_result *r, const struct tio_sum *s);
 
-/* runner/tio_io.c: the file of thread i, "<dir>/tiotest.<i>". */
+/* runner/workloads/tiobench/tio_io.c: the file of thread i, "<dir>/tiotest.<i>". */
 void tio_path(char *buf, size_t len, const char *dir, unsigned thread);
 /* Runs one phase with nthreads threads in dir, as tiotest's do_test():
  * threads start, wait at a barrier, and the parent times from their

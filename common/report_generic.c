@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * The seed-004 table (report.h: bm_report_generic): dd's report and the
- * fallback for any workload without one of its own.
+ * The seed-004 table (report.h: bm_report_generic): dd's report
+ * (runner/workloads/dd/report_dd.c) and the fallback for any workload
+ * without one of its own.
  */
 #include <math.h>
 #include <stdio.h>
@@ -174,8 +175,3 @@ void bm_report_generic(FILE *f, const struct bm_rrow *rows, size_t n)
 		print_test(f, rows, n, rows[i].r->test);
 	}
 }
-
-const struct bm_report_ops report_dd_ops = {
-	.wl = "dd",
-	.print = bm_report_generic,
-};
