@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * AIM7's description (wldesc.h): its options, the tests a job expands into
- * and their labels, its headline metric and plots.  The engine is wl_aim7.c;
+ * and their labels, its metrics, headline and plots.  The engine is wl_aim7.c;
  * the mixes (workfiles) are in desc_aim7_mix.c.
  */
 #include <errno.h>

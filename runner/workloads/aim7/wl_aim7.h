@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* AIM7 workload: options, workfiles, subtests and the pure computations,
- * shared by runner/workloads/aim7/wl_aim7.c, runner/aim7_*.c and their tests.  The facts
+ * shared by its description (desc_aim7*.c), its engine (wl_aim7.c,
+ * aim7_*.c) and their tests.  The facts
  * are AIM Suite VII's (multitask.c, suite.h, the workfiles and the test
  * sources; docs/workloads.md cites the function each subtest follows). */
 #ifndef BM_RUNNER_WL_AIM7_H

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * aio's description (wldesc.h): its options, the tests a job expands into
- * and their labels, its headline metric and plots.  The engine is wl_aio.c.
+ * and their labels, its metrics and headline.  The engine is wl_aio.c and
+ * aio_*.c.
  */
 #include <errno.h>
 #include <stddef.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * bonnie's description (wldesc.h): its options, the tests a job expands into
- * and their labels, its headline metric and plots.  The engine is wl_bonnie.c.
+ * and their labels, its metrics, headline and plots.  The engine is wl_bonnie.c.
  */
 #include <errno.h>
 #include <stddef.h>

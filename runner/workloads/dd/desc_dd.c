@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * dd's description (wldesc.h): its options, the tests a job expands into
- * and their labels, its headline and plot.  The engine is wl_dd.c.
+ * and their labels, its metrics, headline and plot.  The engine is wl_dd.c.
  */
 #include <errno.h>
 #include <stddef.h>

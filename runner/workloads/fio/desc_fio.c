@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * fio's description (wldesc.h): its options, the test a job is and its
- * label, its headline metric.  The engine is wl_fio.c.
+ * label, its metrics and headline.  The engine is wl_fio.c.
  */
 #include <errno.h>
 #include <stddef.h>

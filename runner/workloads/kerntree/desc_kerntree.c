@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * kerntree's description (wldesc.h): its options, the tests a job expands into
- * and their labels, its headline metric.  The engine is wl_kerntree.c.
+ * and their labels, its metrics and headline.  The engine is wl_kerntree.c.
  */
 #include <errno.h>
 #include <stddef.h>
