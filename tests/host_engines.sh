@@ -20,7 +20,7 @@ if ! grep -qx 'wl_dd_ops' "$tmp".eng; then
 fi
 bad=$(comm -12 "$tmp".eng "$tmp".bin)
 if [ -n "$bad" ]; then
-	echo "not ok - $bin links runner code:" $bad
+	echo "not ok - $bin links runner code: $(echo "$bad" | tr '\n' ' ')"
 	exit 1
 fi
 echo "ok - $bin holds none of the $n symbols the runner's objects define"
