@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* runner/workloads/lmdd/wl_lmdd.c and common/lmdd.c: arithmetic, labels, options, and
+/* runner/workloads/lmdd/wl_lmdd.c and desc_lmdd_arith.c: arithmetic, labels, options, and
  * real writes and reads in a temp dir on the host. */
 #include <errno.h>
 #include <fcntl.h>

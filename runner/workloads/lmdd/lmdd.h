@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * lmdd arithmetic, shared by the workload (runner/workloads/lmdd/wl_lmdd.c) and its
- * report (runner/workloads/lmdd/report_lmdd.c).  lmbench's lib_timing.c counts MB as
+ * lmdd arithmetic (desc_lmdd_arith.c), shared by the description
+ * (desc_lmdd.c), the engine (wl_lmdd.c) and the report (report_lmdd.c).  lmbench's lib_timing.c counts MB as
  * 10^6 bytes ("bandwidths are all power of ten") and prints
  * "%.4f MB in %.4f secs, %.4f MB/sec"; these functions do the same, with
  * no I/O and no clock, so they can be tested exactly.
