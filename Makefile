@@ -24,15 +24,27 @@ OUT      ?=
 
 # The layers (docs/architecture.md): each folder's sources see only the headers of the
 # folders below it, so an upward include is a compile error, not a review comment.
-# host still reaches into runner for the suite plan (host/progress.c).
+# The runner is grouped by concern (runner/init, modules, disk, engine, hostmode) and
+# one folder per workload (runner/workloads/<name>/).  A workload's descriptions
+# (desc_*.c: options, tests, metrics; report_*.c: its table) and the descriptor
+# registry (runner/workloads/desc_registry.c) see only their own folder and common/:
+# they are linked into the host too, which never sees a runner header.
+RUNNER_DIRS   := runner/init runner/modules runner/disk runner/engine runner/hostmode
+WL_DIRS       := $(patsubst %/,%,$(sort $(dir $(wildcard runner/workloads/*/*.c))))
 INC_common    := common
-INC_runner    := runner common
+INC_runner    := $(RUNNER_DIRS) runner/workloads common
 INC_initramfs := initramfs common
 INC_kernels   := kernels common
 INC_qemu      := qemu kernels common
-INC_host      := host qemu kernels initramfs runner common
-INC_tests     := tests host qemu kernels initramfs runner common
-layer_inc = $(addprefix -I,$(INC_$(firstword $(subst /, ,$(1)))))
+INC_host      := host qemu kernels initramfs common
+INC_tests     := tests host qemu kernels initramfs $(RUNNER_DIRS) runner/workloads $(WL_DIRS) common
+# A description file: its own folder and common/.  A workload's engine file: its own
+# folder, then the runner's.  Anything else: its top folder's list above.
+is_desc   = $(and $(filter runner/workloads/%,$(1)),$(filter desc_%.c report_%.c,$(notdir $(1))))
+layer_dirs = $(if $(call is_desc,$(1)),$(patsubst %/,%,$(dir $(1))) common,\
+	$(if $(filter runner/workloads/%/,$(dir $(1))),$(patsubst %/,%,$(dir $(1))) $(INC_runner),\
+	$(INC_$(firstword $(subst /, ,$(1))))))
+layer_inc = $(addprefix -I,$(call layer_dirs,$(1)))
 
 WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
             -Wno-unused-parameter
@@ -56,12 +68,19 @@ endif
 
 # Sources: a file holding main() is named main.c; everything else is library code.
 COMMON_SRC    := $(sort $(wildcard common/*.c))
-RUNNER_SRC    := $(filter-out runner/main.c,$(sort $(wildcard runner/*.c)))
+# the descriptions: linked into both binaries (host and runner), no I/O in them
+DESC_SRC      := $(sort $(wildcard runner/workloads/desc_*.c runner/workloads/*/desc_*.c \
+			runner/workloads/*/report_*.c))
+RUNNER_SRC    := $(filter-out runner/init/main.c $(DESC_SRC),\
+			$(sort $(wildcard runner/*/*.c runner/workloads/*/*.c)))
 INITRAMFS_SRC := $(filter-out initramfs/main.c,$(sort $(wildcard initramfs/*.c)))
 HOST_SRC      := $(filter-out host/main.c,$(sort $(wildcard host/*.c qemu/*.c kernels/*.c)))
 TEST_SRC      := $(sort $(wildcard tests/*_test.c))
 # tests/e2e_check.c is a checker program run by tests/e2e.sh, not a unit test
-LIB_SRC       := $(COMMON_SRC) $(RUNNER_SRC) $(INITRAMFS_SRC) $(HOST_SRC)
+# libhost.a: what build/bootmark and bm-mkinitramfs link, no workload engine in it;
+# libbm.a adds the runner's code for the unit tests.
+HOSTLIB_SRC   := $(COMMON_SRC) $(DESC_SRC) $(INITRAMFS_SRC) $(HOST_SRC)
+LIB_SRC       := $(HOSTLIB_SRC) $(RUNNER_SRC)
 
 # --- static musl runner ---------------------------------------------------------------
 # libaio is copied into a folder of its own: pointing musl-gcc at the system library
@@ -79,9 +98,9 @@ $(AIO_DIR)/libaio.a $(AIO_DIR)/libaio.h &:
 
 # common/ comes as an archive: the runner links only what it uses of it (the
 # host-side helpers there, output folders and processes, stay out of the image).
-MUSL_OBJ := $(patsubst %.c,$(O)/musl/%.o,$(RUNNER_SRC) runner/main.c)
+MUSL_OBJ := $(patsubst %.c,$(O)/musl/%.o,$(RUNNER_SRC) runner/init/main.c)
 MUSL_LIB := $(O)/musl/libcommon.a
-$(MUSL_LIB): $(patsubst %.c,$(O)/musl/%.o,$(COMMON_SRC))
+$(MUSL_LIB): $(patsubst %.c,$(O)/musl/%.o,$(COMMON_SRC) $(DESC_SRC))
 	$(Q)rm -f $@ && ar rcs $@ $^
 $(O)/musl/%.o: %.c $(AIO_DIR)/libaio.h
 	@mkdir -p $(dir $@)
@@ -103,6 +122,8 @@ $(O)/$(1)/%.o: %.c
 	$$(Q)$(2) $$(BASE_CFLAGS) $(3) $$(CFLAGS) -MMD -MP -c -o $$@ $$<
 $(O)/$(1)/libbm.a: $$(patsubst %.c,$(O)/$(1)/%.o,$$(LIB_SRC))
 	$$(Q)rm -f $$@ && ar rcs $$@ $$^
+$(O)/$(1)/libhost.a: $$(patsubst %.c,$(O)/$(1)/%.o,$$(HOSTLIB_SRC))
+	$$(Q)rm -f $$@ && ar rcs $$@ $$^
 $(O)/$(1)/tests/%: $(O)/$(1)/tests/%.o $(O)/$(1)/libbm.a
 	$$(Q)$(2) $(3) -o $$@ $$^ -laio -lm $(SQLITE_LIBS)
 endef
@@ -111,11 +132,11 @@ $(eval $(call flavour,clang,$(CLANG),))
 $(eval $(call flavour,asan,$(CC),$(SAN)))
 $(eval $(call flavour,fuzz,$(CLANG),$(FUZZ_SAN)))
 
-$(O)/bootmark: $(O)/gcc/host/main.o $(O)/gcc/libbm.a
+$(O)/bootmark: $(O)/gcc/host/main.o $(O)/gcc/libhost.a
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) -o $@ $^ -laio -lm $(SQLITE_LIBS)
 
-$(O)/bm-mkinitramfs: $(O)/gcc/initramfs/main.o $(O)/gcc/libbm.a
+$(O)/bm-mkinitramfs: $(O)/gcc/initramfs/main.o $(O)/gcc/libhost.a
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) -o $@ $^ -laio -lm
 
@@ -172,7 +193,7 @@ CLANG_TESTS := $(addprefix $(O)/clang/tests/,$(TESTS))
 ASAN_TESTS  := $(addprefix $(O)/asan/tests/,$(TESTS))
 
 # the main.c files are outside libbm: compile them under clang too
-CLANG_MAINS := $(O)/clang/host/main.o $(O)/clang/runner/main.o $(O)/clang/initramfs/main.o
+CLANG_MAINS := $(O)/clang/host/main.o $(O)/clang/runner/init/main.o $(O)/clang/initramfs/main.o
 
 # Every part runs through tests/check-step.sh: exit 77 is a skip (the part's "# SKIP"
 # line says why: lava-common is not in Debian 13, say), not a failure.  make check
@@ -310,14 +331,26 @@ check-agree: all
 	$(Q)BM=$(O)/bootmark $(STEP) agree sh tests/agree.sh
 
 # An include from a layer above must fail to compile (docs/architecture.md, "Layers");
-# host including the same headers must compile, so the test cannot pass vacuously.
-LAYER_FORBIDDEN := common:results.h common:wl.h common:qemu.h common:kernel.h \
-	runner:results.h runner:qemu.h runner:kernel.h runner:modclosure.h \
+# the tests' paths (every folder) must compile the same headers, so the test cannot
+# pass vacuously.  "host:wl.h": the host never sees an engine's header, nor a
+# description an engine's (runner/workloads/dd/desc_dd.c: wl.h, seqio.h, log.h).
+LAYER_FORBIDDEN := common:results.h common:wl.h common:qemu.h common:kernel.h common:wl_dd.h \
+	runner/x:results.h runner/x:qemu.h runner/x:kernel.h runner/x:modclosure.h \
 	initramfs:results.h initramfs:wl.h kernels:results.h kernels:qemu.h kernels:wl.h \
-	qemu:results.h qemu:wl.h qemu:modclosure.h
-check-layers:
+	qemu:results.h qemu:wl.h qemu:modclosure.h \
+	host:wl.h host:fsrun.h host:emit.h host:log.h host:wl_dd.h host:wl_aim7.h host:seqio.h \
+	runner/workloads/dd/desc_dd:wl.h runner/workloads/dd/desc_dd:seqio.h \
+	runner/workloads/dd/desc_dd:log.h runner/workloads/dd/desc_dd:wl_aim7.h \
+	runner/workloads/aim7/report_aim7:emit.h runner/workloads/dd/wl_dd:wl_aim7.h \
+	runner/engine/x:results.h common:wl_aim7.h kernels:wl_dd.h qemu:wl_dd.h
+# "common" stands for a file in common/, "runner/workloads/dd/desc_dd" for that file
+layer_file = $(if $(findstring /,$(1)),$(1).c,$(1)/x.c)
+# and build/bootmark links none of the runner's code (tests/host_engines.sh)
+RUNNER_GCC_OBJ := $(patsubst %.c,$(O)/gcc/%.o,$(RUNNER_SRC))
+check-layers: $(O)/bootmark $(RUNNER_GCC_OBJ)
 	$(Q)$(STEP) layers sh tests/layers.sh "$(CC)" $(foreach p,$(LAYER_FORBIDDEN),\
-		"$(word 2,$(subst :, ,$(p)))|$(call layer_inc,$(word 1,$(subst :, ,$(p)))/x.c)|$(call layer_inc,host/x.c)")
+		"$(word 2,$(subst :, ,$(p)))|$(call layer_inc,$(call layer_file,$(word 1,$(subst :, ,$(p)))))|$(call layer_inc,tests/x.c)")
+	$(Q)$(STEP) host-engines sh tests/host_engines.sh $(O)/bootmark $(RUNNER_GCC_OBJ)
 
 CHECK_PARTS := check-layers check-unit check-bench check-kernels check-image check-host check-report \
 	check-stats check-compare check-e2e check-bisect check-lab check-faults check-verdicts check-outsafety \

@@ -1,6 +1,6 @@
 /* In-memory view of a kernel's modules.{dep,softdep,alias,builtin}: the one
  * parser of depmod's files, used by the image builder (initramfs/modclosure.c,
- * which modules to pack) and by the runner (runner/modplan.c, which to load), so
+ * which modules to pack) and by the runner (runner/modules/modplan.c, which to load), so
  * the two can never read a module tree differently. Names are normalised ('-'
  * becomes '_'). */
 #ifndef BM_MODDB_H

@@ -7,13 +7,7 @@
 #include <string.h>
 
 #include "report.h"
-
-static const struct bm_report_ops *const report_registry[] = {
-#define REPORT(name) &report_##name##_ops,
-#include "reports.def"
-#undef REPORT
-	NULL
-};
+#include "wldesc.h"
 
 int bm_parse_metric(const char *text, double *value, char *unit, size_t unitlen)
 {
@@ -114,12 +108,9 @@ const char *bm_rres_param(const struct bm_rres *h, const char *k, char *buf, siz
 
 const struct bm_report_ops *bm_report_find(const char *wl)
 {
-	size_t i;
+	const struct bm_wl_desc *d = bm_wl_desc_find(wl);
 
-	for (i = 0; report_registry[i]; i++)
-		if (!strcmp(report_registry[i]->wl, wl))
-			return report_registry[i];
-	return NULL;
+	return d ? d->report : NULL;
 }
 
 void bm_report_label(char *buf, size_t len, const char *fs, const char *kernel)

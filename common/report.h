@@ -4,11 +4,11 @@
  * result records.  Both the host (`bootmark run`, `parse`) and the runner's
  * host mode format through here, so a table always comes from the records.
  *
- * One formatter per workload, common/report_<wl>.c, ending in
- * "const struct bm_report_ops report_<wl>_ops = { ... };"; the registry is
- * the explicit list common/reports.def.  A workload without a formatter is
+ * One formatter per workload, runner/workloads/<wl>/report_<wl>.c, ending in
+ * "const struct bm_report_ops report_<wl>_ops = { ... };"; the workload's
+ * description (wldesc.h) points at it.  A workload without a formatter is
  * printed by the generic seed-004 shaped one (REAL UTIME STIME READ
- * WRITTEN DETAILS).
+ * WRITTEN DETAILS, common/report_generic.c).
  */
 #ifndef BM_REPORT_H
 #define BM_REPORT_H
@@ -60,19 +60,15 @@ struct bm_report_ops {
 	void (*print)(FILE *f, const struct bm_rrow *rows, size_t n);
 };
 
-#define REPORT(name) extern const struct bm_report_ops report_##name##_ops;
-#include "reports.def"
-#undef REPORT
-
 /* Groups rows by workload (in order of first appearance) and prints each
  * group with its formatter. */
 void bm_report_print(FILE *f, const struct bm_rrow *rows, size_t n);
 
 /* Splits a metric value "1.234:s" into value and unit; 0 or -EINVAL. */
 int bm_parse_metric(const char *text, double *value, char *unit, size_t unitlen);
-/* The formatter of wl from reports.def, or NULL. */
+/* The formatter of wl from its description, or NULL. */
 const struct bm_report_ops *bm_report_find(const char *wl);
-/* The seed-004 table (common/report_dd.c): one block per test label,
+/* The seed-004 table (common/report_generic.c): one block per test label,
  *
  *     : dd32w :
  *                         REAL UTIME STIME     READ  WRITTEN DETAILS

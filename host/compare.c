@@ -10,31 +10,20 @@
 #include "bootdirs.h"
 #include "compare.h"
 #include "util.h"
+#include "wldesc.h"
 
-static int has_word(const char *name, const char *const *words)
-{
-	for (; *words; words++)
-		if (strstr(name, *words))
-			return 1;
-	return 0;
-}
-
+/* What each workload's description says (wldesc.h); the unit is the
+ * record's and says nothing the name does not. */
 enum bm_cmp_dir bm_cmp_direction(const char *metric, const char *unit)
 {
-	static const char *const rate[] = { "rate", "tput", "jobs_min", "files_s", "bw",
-					    "iops", "ops_s", NULL };
-	static const char *const cost[] = { "lat", "time", "real", "cpu", "wait", NULL };
-	static const char *const tunit[] = { "s", "ms", "us", "ns", "min", NULL };
-	size_t ul = strlen(unit);
-	int i;
-
-	if ((ul > 2 && !strcmp(unit + ul - 2, "/s")) || (ul > 4 && !strcmp(unit + ul - 4, "/min")) ||
-	    has_word(metric, rate))
+	switch (bm_wl_metric_better(metric)) {
+	case BM_BETTER_HIGHER:
 		return BM_DIR_HIGHER;
-	for (i = 0; tunit[i]; i++)
-		if (!strcmp(unit, tunit[i]))
-			return BM_DIR_LOWER;
-	return has_word(metric, cost) ? BM_DIR_LOWER : BM_DIR_NONE;
+	case BM_BETTER_LOWER:
+		return BM_DIR_LOWER;
+	default:
+		return BM_DIR_NONE;
+	}
 }
 
 int bm_cmp_boot_missing(const struct bm_cmp_boot *b)

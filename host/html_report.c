@@ -15,26 +15,12 @@
 #include "html_report.h"
 #include "report.h"
 #include "svg.h"
+#include "wldesc.h"
 
-struct plot_spec {
-	const char *wl, *metric, *prefix, *name, *xlabel;
-	int bars;
-	int logx;
-};
-
-static const struct plot_spec specs[] = {
-	{ "tiobench", "rate", "tio-", "tiobench", "threads", 0, 1 },
-	{ "tiobench", "lat_avg", "tio-", "tiobench", "threads", 0, 1 },
-	{ "dbench", "tput", "dbench", "dbench", "clients", 0, 1 },
-	{ "aim7", "jobs_min", "aim7-", "AIM7", "tasks", 0, 1 },
-	{ "bonnie", "rate", "bon-", "bonnie", "test", 1, 0 },
-	{ "lmdd", "rate", "lmdd-", "lmdd", "block size (KiB)", 0, 1 },
-	{ "dd", "bw", "", "dd", "test", 1, 0 },
-};
-#define NSPECS (sizeof(specs) / sizeof(specs[0]))
-
+/* One chart; what is plotted, and how, is the workload's description's
+ * (wldesc.h: plots). */
 struct plot {
-	size_t spec;
+	const struct bm_wl_plot *spec;
 	char group[32], fs[32], unit[32];
 	struct bm_svg_chart ch;
 };
@@ -66,17 +52,16 @@ static int parse_x(const char *rest, char *group, size_t glen, double *x)
 	return 0;
 }
 
-static struct plot *find_plot(struct plots *ps, size_t spec, const char *group,
+static struct plot *find_plot(struct plots *ps, const struct bm_wl_plot *s, const char *group,
 			      const struct bm_cmp_row *r, const struct bm_cmp *c)
 {
-	const struct plot_spec *s = &specs[spec];
 	struct plot *p;
 	size_t i;
 	char k[128];
 
 	for (i = 0; i < ps->n; i++) {
 		p = &ps->p[i];
-		if (p->spec == spec && !strcmp(p->group, group) && !strcmp(p->fs, r->fs) &&
+		if (p->spec == s && !strcmp(p->group, group) && !strcmp(p->fs, r->fs) &&
 		    !strcmp(p->unit, r->unit))
 			return p;
 	}
@@ -86,7 +71,7 @@ static struct plot *find_plot(struct plots *ps, size_t spec, const char *group,
 	ps->p = p;
 	p = &ps->p[ps->n++];
 	memset(p, 0, sizeof(*p));
-	p->spec = spec;
+	p->spec = s;
 	snprintf(p->group, sizeof(p->group), "%s", group);
 	snprintf(p->fs, sizeof(p->fs), "%s", r->fs);
 	snprintf(p->unit, sizeof(p->unit), "%s", r->unit);
@@ -121,23 +106,23 @@ static int cat_index(struct bm_svg_chart *ch, const char *name)
 /* Adds row r to its plot, if its workload and metric are plotted. */
 static int add_row(struct plots *ps, const struct bm_cmp *c, const struct bm_cmp_row *r)
 {
+	const struct bm_wl_desc *d = bm_wl_desc_find(r->wl);
+	const struct bm_wl_plot *s;
 	struct bm_svg_series *se;
 	struct plot *p;
 	char group[32];
 	double x = 0;
-	size_t i;
 
-	for (i = 0; i < NSPECS; i++) {
-		const struct plot_spec *s = &specs[i];
+	for (s = d ? d->plots : NULL; s && s->metric; s++) {
 		size_t pl = strlen(s->prefix);
 
-		if (strcmp(r->wl, s->wl) || strcmp(r->metric, s->metric) ||
+		if (strcmp(r->metric, s->metric) ||
 		    strncmp(r->test, s->prefix, pl) || !isfinite(r->center))
 			continue;
 		group[0] = '\0';
 		if (!s->bars && parse_x(r->test + pl, group, sizeof(group), &x))
 			continue;
-		p = find_plot(ps, i, group, r, c);
+		p = find_plot(ps, s, group, r, c);
 		if (!p)
 			return -ENOMEM;
 		if (s->bars) {

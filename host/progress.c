@@ -13,9 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fsrun.h"
 #include "progress.h"
-#include "wl.h"
+#include "wldesc.h"
 
 int bm_plan_make(struct bm_plan *pl, const struct bm_suite *su, unsigned nfs, char *err,
 		 size_t errlen)
@@ -26,18 +25,18 @@ int bm_plan_make(struct bm_plan *pl, const struct bm_suite *su, unsigned nfs, ch
 	memset(pl, 0, sizeof(*pl));
 	for (j = 0; j < su->njobs; j++) {
 		const struct bm_job *job = &su->job[j];
-		const struct wl_ops *wl = wl_find(job->wl);
+		const struct bm_wl_desc *wl = bm_wl_desc_find(job->wl);
 		char msg[256];
 		void *o;
 
-		/* the runner's own parser and messages: the same options, the
-		 * same tests, the same verdict on a bad line */
+		/* the runner's own parser and messages (its description): the
+		 * same options, the same tests, the same verdict on a bad line */
 		if (!wl) {
 			snprintf(err, errlen, "suites/%s:%d: unknown workload \"%s\"", su->name,
 				 job->line, job->wl);
 			return -EINVAL;
 		}
-		if (fsrun_job_opts(wl, job->args, &o, msg, sizeof(msg))) {
+		if (bm_wl_job_opts(wl, job->args, &o, msg, sizeof(msg))) {
 			snprintf(err, errlen, "suites/%s:%d: %s: %s", su->name, job->line, job->wl,
 				 msg);
 			return -EINVAL;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* runner/aim7_mix.c: AIM VII's workfiles to job counts (runtap()'s
+/* runner/workloads/aim7/desc_aim7_mix.c: AIM VII's workfiles to job counts (runtap()'s
  * rounding), aim_rand() and runtap()'s draws without replacement, the task
  * list parser and the AIM7 arithmetic, against hand-computed values and
  * seed 000's own figures. */

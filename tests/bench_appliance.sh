@@ -11,7 +11,7 @@
 #   aio engine=libaio files=1 fsize=A       fio rw=randread bs=4k size=A ioengine=libaio
 #     threads=1 qd=16 direct=1 order=random   iodepth=16 direct=1
 #
-# fio runs as the fio workload (runner/wl_fio.c: execve, terse output; it
+# fio runs as the fio workload (runner/workloads/fio/wl_fio.c: execve, terse output; it
 # always adds --fallocate=none --fadvise_hint=0) from a benchmark-only image
 # part built here: initramfs/bench.list (fio and, through mklist.sh, its
 # libraries) plus a configs folder with the generated suite "engine", packed

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* runner/dbench_load.c and dbench_gen.c: every op of client.txt's format,
+/* runner/workloads/dbench/dbench_load.c and dbench_gen.c: every op of client.txt's format,
  * bad lines with their line numbers, xz input, the generator's mix. */
 #include <stdio.h>
 #include <stdlib.h>

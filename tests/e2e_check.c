@@ -76,14 +76,14 @@ static int expect_jobs(const struct bm_suite *su, char **fs, int nfs)
 		/* the runner's own parser: the same options, the same tests */
 		if (!wl || fsrun_job_opts(wl, su->job[j].args, &o, err, sizeof(err)))
 			return -EINVAL;
-		for (int i = 0; i < wl->ntests(o); i++) {
+		for (int i = 0; i < wl->desc->ntests(o); i++) {
 			struct bm_result r = { 0 };
 			uint64_t size = 0;
 			size_t tl;
 
-			wl->describe(o, i, &r);
+			wl->desc->describe(o, i, &r);
 			/* a workload's "size" option is the payload of its tests */
-			for (const struct bm_opt *op = wl->opts; op->name; op++)
+			for (const struct bm_opt *op = wl->desc->opts; op->name; op++)
 				if (!strcmp(op->name, "size") && op->type == BM_OPT_SIZE)
 					memcpy(&size, (char *)o + op->off, sizeof(size));
 			tl = strlen(r.test);
@@ -99,7 +99,7 @@ static int expect_jobs(const struct bm_suite *su, char **fs, int nfs)
 					snprintf(x->test, sizeof(x->test), "%s", r.test);
 					x->rep = rep;
 					/* dd's tests say what they move: w, r, rw */
-					x->kind = strcmp(wl->name, "dd") ? '?' :
+					x->kind = strcmp(wl->desc->name, "dd") ? '?' :
 						  tl > 2 && !strcmp(r.test + tl - 2, "rw") ? 'x' :
 						  r.test[tl - 1] == 'w' ? 'w' :
 						  r.test[tl - 1] == 'r' ? 'r' : '?';

@@ -285,7 +285,7 @@ fi
 if want kmsg; then
 	# The flood and the records share ttyS0 and every kernel message reaches the
 	# console (loglevel=8).  The runner itself lifts /dev/kmsg's rate limit and
-	# hands its records to printk, which prints each whole (runner/emit.c).
+	# hands its records to printk, which prints each whole (runner/engine/emit.c).
 	boot kmsg "$out/initrd.img" "$(scratch 256M)" \
 		"bootmark.suite=flt-two bootmark.fs=ext4 bootmark.fault=kmsg loglevel=8"
 	log=$out/kmsg/console.log

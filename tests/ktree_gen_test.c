@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* runner/ktree_gen.c: the tree's determinism, its proportions against the
+/* runner/workloads/kerntree/ktree_gen.c: the tree's determinism, its proportions against the
  * measured Linux 6.1 tree, and its archive read back by the ustar reader. */
 #include <errno.h>
 #include <stdio.h>

@@ -130,7 +130,7 @@ def lava_monitor(job_path, stream_path):
 
 
 def part(s):
-    """One part of an M id, as runner/emit.c makes it."""
+    """One part of an M id, as runner/engine/emit.c makes it."""
     return re.sub(r"[^a-z0-9]+", "_", s.lower()).strip("_") or "x"
 
 

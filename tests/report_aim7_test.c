@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* AIM7's report (common/report_aim7.c) against a golden file. */
+/* AIM7's report (runner/workloads/aim7/report_aim7.c) against a golden file. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +8,7 @@
 #include "report.h"
 #include "tap.h"
 #include "testutil.h"
+#include "wl_aim7.h"
 
 #define EXPECTED "tests/data/report_aim7.expected"
 #define NRES 16

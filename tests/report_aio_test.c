@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* aio's report (common/report_aio.c) against a golden file: seed 002's
+/* aio's report (runner/workloads/aio/report_aio.c) against a golden file: seed 002's
  * figures (libaio only, 100 threads), smoke-like rows of both engines, an
  * order=random block kept apart, a row that ran buffered though O_DIRECT
  * was asked (its own block, labelled by what ran) and a record without a
@@ -10,6 +10,7 @@
 
 #include "report.h"
 #include "tap.h"
+#include "wl_aio.h"
 
 #define EXPECTED "tests/data/report_aio.expected"
 #define NRES 24

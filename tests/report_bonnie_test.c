@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* bonnie's report (common/report_bonnie.c) against a golden file, and the
+/* bonnie's report (runner/workloads/bonnie/report_bonnie.c) against a golden file, and the
  * CSV rules one by one. */
 #include <errno.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* common/report_dbench.c against a golden file: seed 004's dbench blocks
+/* runner/workloads/dbench/report_dbench.c against a golden file: seed 004's dbench blocks
  * (its EXT4 figures), the per-op table and dbench's final line. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +9,7 @@
 #include "report.h"
 #include "tap.h"
 #include "testutil.h"
+#include "wl_dbench.h"
 
 #define EXPECTED "tests/data/report_dbench.expected"
 #define NV 14

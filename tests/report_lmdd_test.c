@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* lmdd's report (common/report_lmdd.c) against a golden file. */
+/* lmdd's report (runner/workloads/lmdd/report_lmdd.c) against a golden file. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +8,7 @@
 #include "report.h"
 #include "tap.h"
 #include "testutil.h"
+#include "wl_lmdd.h"
 
 #define EXPECTED "tests/data/report_lmdd.expected"
 #define NRES 20

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* common/report_tiobench.c against a golden file: tiobench.pl's blocks,
+/* runner/workloads/tiobench/report_tiobench.c against a golden file: tiobench.pl's blocks,
  * seed 003's numbers in its columns, and the percentile block. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +9,7 @@
 #include "report.h"
 #include "tap.h"
 #include "testutil.h"
+#include "wl_tiobench.h"
 
 #define EXPECTED "tests/data/report_tiobench.expected"
 

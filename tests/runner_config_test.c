@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* runner/config.c: defaults, config file, command line, errors, --help. */
+/* runner/init/config.c: defaults, config file, command line, errors, --help. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* runner/wl_dd.c on the host: options, labels, and real I/O in a temp dir. */
+/* runner/workloads/dd/wl_dd.c on the host: options, labels, and real I/O in a temp dir. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -38,9 +38,9 @@ static void test_options(void)
 
 		TAP_EQ_INT(d->size, 32 << 20, "default size 32M");
 		TAP_EQ_INT(d->bs, 1 << 20, "default bs 1M");
-		TAP_EQ_INT(wl_dd_ops.ntests(o), 3, "three tests by default");
+		TAP_EQ_INT(wl_dd_ops.desc->ntests(o), 3, "three tests by default");
 		memset(&r, 0, sizeof(r));
-		wl_dd_ops.describe(o, 2, &r);
+		wl_dd_ops.desc->describe(o, 2, &r);
 		TAP_EQ_STR(r.test, "dd32rw", "default label");
 		free(o);
 	}
@@ -51,19 +51,19 @@ static void test_options(void)
 
 		for (i = 0; i < 3; i++) {
 			memset(&r, 0, sizeof(r));
-			TAP_EQ_INT(wl_dd_ops.describe(o, i, &r), 0, "describe");
+			TAP_EQ_INT(wl_dd_ops.desc->describe(o, i, &r), 0, "describe");
 			TAP_EQ_STR(r.test, want[i], "seed label");
 		}
 		TAP_EQ_STR(r.params, "size=512M bs=1M", "params");
 		TAP_EQ_STR(r.wl, "dd", "wl");
-		TAP_EQ_INT(wl_dd_ops.describe(o, 3, &r), -EINVAL, "no fourth test");
+		TAP_EQ_INT(wl_dd_ops.desc->describe(o, 3, &r), -EINVAL, "no fourth test");
 		free(o);
 	}
 	o = opts("size=2G tests=r", 1);
 	if (o) {
 		memset(&r, 0, sizeof(r));
-		TAP_EQ_INT(wl_dd_ops.ntests(o), 1, "tests=r is one test");
-		wl_dd_ops.describe(o, 0, &r);
+		TAP_EQ_INT(wl_dd_ops.desc->ntests(o), 1, "tests=r is one test");
+		wl_dd_ops.desc->describe(o, 0, &r);
 		TAP_EQ_STR(r.test, "dd2048r", "2G is dd2048");
 		TAP_EQ_STR(r.params, "size=2048M bs=1M", "params size in MiB like the label");
 		free(o);
@@ -92,7 +92,7 @@ static void run_one(struct wl_ctx *ctx, void *o, int idx, const char *label, off
 	int ret;
 
 	memset(&r, 0, sizeof(r));
-	wl_dd_ops.describe(o, idx, &r);
+	wl_dd_ops.desc->describe(o, idx, &r);
 	TAP_EQ_STR(r.test, label, "label");
 	ret = wl_dd_ops.prepare(ctx, o, idx);
 	TAP_EQ_INT(ret, 0, "prepare");

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* runner/disk.c against a fake /sys/block tree, mountinfo, swaps and disk images
+/* runner/disk/disk.c against a fake /sys/block tree, mountinfo, swaps and disk images
  * in a temp dir. */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * runner/disksig.c on handmade headers and on images made by the real mkfs
+ * runner/disk/disksig.c on handmade headers and on images made by the real mkfs
  * tools with the shipped profiles (configs/fs/), with and without the label
  * the runner adds (bm_mkfs_argv_label); a missing tool is a TAP skip.
  */

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* runner/emit.c: records round-trip through the host's parser (common/stream.c). */
+/* runner/engine/emit.c: records round-trip through the host's parser (common/stream.c). */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>

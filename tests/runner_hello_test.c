@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* runner/hello.c: the kernel-log scan and the boot milestones of HELLO; P's t=. */
+/* runner/init/hello.c: the kernel-log scan and the boot milestones of HELLO; P's t=. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

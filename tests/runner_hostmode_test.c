@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* runner/hostmode.c, hostprobe.c, hosttree.c: dd on a temp dir of this host. */
+/* runner/hostmode/hostmode.c, hostprobe.c, hosttree.c: dd on a temp dir of this host. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>

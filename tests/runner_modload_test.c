@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* common/moddb.c + runner/modplan.c: index parsing and load order on a fake module tree. */
+/* common/moddb.c + runner/modules/modplan.c: index parsing and load order on a fake module tree. */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* runner/spawn.c: PATH search, exit status, captured output, mount options. */
+/* runner/engine/spawn.c: PATH search, exit status, captured output, mount options. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>

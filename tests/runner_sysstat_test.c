@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* runner/sysstat.c: /proc/stat and /proc/diskstats from fixtures in tests/data. */
+/* runner/engine/sysstat.c: /proc/stat and /proc/diskstats from fixtures in tests/data. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>

@@ -34,7 +34,7 @@ static void check_suite(const char *name)
 
 		err[0] = '\0';
 		if (w && !fsrun_job_opts(w, s.job[j].args, &o, err, sizeof(err)))
-			n = w->ntests(o);
+			n = w->desc->ntests(o);
 		tap_ok(n > 0, "suites/%s:%d: %s %s (%d tests)%s%s", name, s.job[j].line,
 		       s.job[j].wl, s.job[j].args, n, err[0] ? ": " : "", err);
 		free(o);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* runner/ustar.c: headers written and read back, long names through the
+/* runner/workloads/kerntree/ustar.c: headers written and read back, long names through the
  * prefix field, GNU and pax long names, damaged and short archives. */
 #include <errno.h>
 #include <stdio.h>

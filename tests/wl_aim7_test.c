@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* runner/wl_aim7.c and the subtests: options, labels, every subtest of the
+/* runner/workloads/aim7/wl_aim7.c and the subtests: options, labels, every subtest of the
  * three workfiles once in a directory made as prepare() makes it, AIM's
  * disk work unit, and short runs with 1 and 2 tasks on the host. */
 #include <errno.h>
@@ -45,20 +45,20 @@ static void test_options(void)
 	o = opts("mix=fserver,dbase tasks=1,8", 1);
 	if (!o)
 		return;
-	TAP_EQ_INT(wl_aim7_ops.ntests(o), 4, "2 mixes x 2 task counts");
+	TAP_EQ_INT(wl_aim7_ops.desc->ntests(o), 4, "2 mixes x 2 task counts");
 	memset(&r, 0, sizeof(r));
-	TAP_EQ_INT(wl_aim7_ops.describe(o, 3, &r), 0, "describe test 3");
+	TAP_EQ_INT(wl_aim7_ops.desc->describe(o, 3, &r), 0, "describe test 3");
 	TAP_EQ_STR(r.test, "aim7-dbase-t8", "label");
 	TAP_EQ_STR(r.params, "mix=dbase tasks=8 jobs=100 filesize=1M poolsize=25M sleep=10",
 		   "params: workfile.dbase's FILESIZE and POOLSIZE, AIM7's SLEEP");
-	wl_aim7_ops.describe(o, 0, &r);
+	wl_aim7_ops.desc->describe(o, 0, &r);
 	TAP_EQ_STR(r.params, "mix=fserver tasks=1 jobs=100 filesize=10M poolsize=20M sleep=10",
 		   "params: workfile.fserver's sizes");
-	tap_ok(wl_aim7_ops.describe(o, 4, &r) < 0, "no test 4");
+	tap_ok(wl_aim7_ops.desc->describe(o, 4, &r) < 0, "no test 4");
 	free(o);
 	o = opts("mix=shared tasks=64 filesize=2M poolsize=0 seed=3 sleep=1", 1);
 	if (o) {
-		wl_aim7_ops.describe(o, 0, &r);
+		wl_aim7_ops.desc->describe(o, 0, &r);
 		TAP_EQ_STR(r.params, "mix=shared tasks=64 jobs=100 filesize=2M poolsize=0 sleep=1 "
 			   "seed=3", "params: sizes, sleep and seed given");
 		free(o);
@@ -174,7 +174,7 @@ static void test_run(const char *dir)
 		return;
 	for (idx = 0; idx < 2; idx++) {
 		memset(&r, 0, sizeof(r));
-		wl_aim7_ops.describe(o, idx, &r);
+		wl_aim7_ops.desc->describe(o, idx, &r);
 		if (wl_aim7_ops.prepare(&ctx, o, idx)) {
 			tap_skip("prepare failed (loopback down?)", "%s", r.test);
 			continue;

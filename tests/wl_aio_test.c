@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* runner/wl_aio.c: options, labels, file order, the io_uring ring
+/* runner/workloads/aio/wl_aio.c: options, labels, file order, the io_uring ring
  * arithmetic on a fake ring, and short host runs of both engines that
  * check the counts exactly and the data read back. */
 #include <errno.h>
@@ -37,17 +37,17 @@ static void test_options(void)
 	int i;
 
 	o = opts("files=10", 1);
-	TAP_EQ_INT(wl_aio_ops.ntests(o), 4, "default: 2 engines x 2 sizes, cold");
+	TAP_EQ_INT(wl_aio_ops.desc->ntests(o), 4, "default: 2 engines x 2 sizes, cold");
 	free(o);
 	o = opts("fsize=40k,128k cache=cold,warm qd=16 threads=100 files=1000", 1);
-	TAP_EQ_INT(wl_aio_ops.ntests(o), 8, "2 x 2 x 2 tests");
+	TAP_EQ_INT(wl_aio_ops.desc->ntests(o), 8, "2 x 2 x 2 tests");
 	for (i = 0; i < 8; i++) {
 		memset(&r, 0, sizeof(r));
-		wl_aio_ops.describe(o, i, &r);
+		wl_aio_ops.desc->describe(o, i, &r);
 		TAP_EQ_STR(r.test, labels[i], "label");
 	}
 	memset(&r, 0, sizeof(r));
-	wl_aio_ops.describe(o, 7, &r);
+	wl_aio_ops.desc->describe(o, 7, &r);
 	TAP_EQ_STR(r.params, "engine=io_uring files=1000 fsize=128k qd=16 threads=100 direct=1 "
 		   "cache=warm", "params");
 	free(o);
@@ -58,8 +58,8 @@ static void test_options(void)
 	free(opts("order=shuffled", 0));
 	o = opts("engine=libaio fsize=64M files=1 threads=1 order=random", 1);
 	memset(&r, 0, sizeof(r));
-	TAP_EQ_INT(wl_aio_ops.ntests(o), 1, "order=random: one test");
-	wl_aio_ops.describe(o, 0, &r);
+	TAP_EQ_INT(wl_aio_ops.desc->ntests(o), 1, "order=random: one test");
+	wl_aio_ops.desc->describe(o, 0, &r);
 	TAP_EQ_STR(r.test, "aio-libaio-64M-rand", "order=random label");
 	TAP_EQ_STR(r.params, "engine=libaio files=1 fsize=64M qd=16 threads=1 direct=1 "
 		   "cache=cold order=random", "order=random params");

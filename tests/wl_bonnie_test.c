@@ -48,33 +48,33 @@ static void test_options(void)
 		TAP_EQ_INT(bon_nseeks(o), 8192, "8192 seeks (seeks=0: 2.00a's DefaultSeeks)");
 		TAP_EQ_INT(bon_nseekers(o), 5, "5 seekers (2.00a's DefaultSeekProcCount)");
 		TAP_EQ_INT(o->num, 16, "num 16");
-		TAP_EQ_INT(wl_bonnie_ops.ntests(o), 12, "twelve tests");
+		TAP_EQ_INT(wl_bonnie_ops.desc->ntests(o), 12, "twelve tests");
 		for (i = 0; i < 12; i++) {
 			memset(&r, 0, sizeof(r));
-			wl_bonnie_ops.describe(o, i, &r);
+			wl_bonnie_ops.desc->describe(o, i, &r);
 			TAP_EQ_STR(r.test, labels[i], "label in bonnie++ order");
 		}
 		TAP_EQ_STR(r.params, "size=32M chunk=8k charsize=3M seeks=8192 seekers=5 num=16 "
 			   "dirs=1 seed=0", "params");
-		TAP_EQ_INT(wl_bonnie_ops.describe(o, 12, &r), -EINVAL, "no 13th test");
+		TAP_EQ_INT(wl_bonnie_ops.desc->describe(o, 12, &r), -EINVAL, "no 13th test");
 		free(o);
 	}
 	o = opts("files=0", 1);
-	TAP_EQ_INT(o ? wl_bonnie_ops.ntests(o) : -1, 6, "files=0: the I/O tests");
+	TAP_EQ_INT(o ? wl_bonnie_ops.desc->ntests(o) : -1, 6, "files=0: the I/O tests");
 	free(o);
 	o = opts("charsize=0 tests=putc,getc,seeks", 1);
-	TAP_EQ_INT(o ? wl_bonnie_ops.ntests(o) : -1, 1, "charsize=0 drops per-char tests");
+	TAP_EQ_INT(o ? wl_bonnie_ops.desc->ntests(o) : -1, 1, "charsize=0 drops per-char tests");
 	free(o);
 	o = opts("direct=1 tests=putc,block-w", 1);
 	if (o) {
-		TAP_EQ_INT(wl_bonnie_ops.ntests(o), 1, "direct=1 drops putc");
-		wl_bonnie_ops.describe(o, 0, &r);
+		TAP_EQ_INT(wl_bonnie_ops.desc->ntests(o), 1, "direct=1 drops putc");
+		wl_bonnie_ops.desc->describe(o, 0, &r);
 		tap_ok(strstr(r.params, " direct=1") != NULL, "params say direct=1");
 		free(o);
 	}
 	o = opts("size=256M max_size=4k min_size=1k dirs=4 tests=rnd-stat", 1);
 	if (o) {
-		wl_bonnie_ops.describe(o, 0, &r);
+		wl_bonnie_ops.desc->describe(o, 0, &r);
 		TAP_EQ_STR(r.test, "bon-rnd-stat", "tests= picks one");
 		TAP_EQ_STR(r.params, "size=256M chunk=8k charsize=3M seeks=8192 seekers=5 "
 			   "num=16 dirs=4 seed=0 max_size=4k min_size=1k", "params with sizes");
@@ -195,7 +195,7 @@ static int run_one(struct wl_ctx *ctx, void *o, int idx, struct bm_result *r)
 	int ret;
 
 	memset(r, 0, sizeof(*r));
-	wl_bonnie_ops.describe(o, idx, r);
+	wl_bonnie_ops.desc->describe(o, idx, r);
 	ret = wl_bonnie_ops.prepare(ctx, o, idx);
 	tap_ok(ret == 0, "%s prepare: %s", r->test, strerror(-ret));
 	ret = wl_bonnie_ops.run(ctx, o, idx, r);
@@ -374,10 +374,10 @@ static void test_versions(void)
 
 	o = opts("version=bray", 1);
 	if (o) {
-		TAP_EQ_INT(wl_bonnie_ops.ntests(o), 6, "Bonnie: the six I/O tests, no file tests");
+		TAP_EQ_INT(wl_bonnie_ops.desc->ntests(o), 6, "Bonnie: the six I/O tests, no file tests");
 		for (i = 0; i < 6; i++) {
 			memset(&r, 0, sizeof(r));
-			wl_bonnie_ops.describe(o, i, &r);
+			wl_bonnie_ops.desc->describe(o, i, &r);
 			TAP_EQ_STR(r.test, bray[i], "Bonnie's order: rewrite before block write");
 		}
 		TAP_EQ_STR(r.params, "size=32M chunk=8k charsize=3M seeks=4000 seekers=3 num=16 "
@@ -386,8 +386,8 @@ static void test_versions(void)
 	}
 	o = opts("version=1.02c cache=cold", 1);
 	if (o) {
-		TAP_EQ_INT(wl_bonnie_ops.ntests(o), 12, "1.02c: twelve tests");
-		wl_bonnie_ops.describe(o, 5, &r);
+		TAP_EQ_INT(wl_bonnie_ops.desc->ntests(o), 12, "1.02c: twelve tests");
+		wl_bonnie_ops.desc->describe(o, 5, &r);
 		TAP_EQ_STR(r.params, "size=32M chunk=8k charsize=3M seeks=8192 seekers=3 num=16 "
 			   "dirs=1 seed=0 version=1.02c cache=cold", "1.02c: 8192 seeks, 3 processes");
 		free(o);

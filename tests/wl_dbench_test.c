@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* runner/wl_dbench.c and dbench_ops.c: options, labels, the computations
+/* runner/workloads/dbench/wl_dbench.c and dbench_ops.c: options, labels, the computations
  * with known inputs, single operations, and a short run in a temp dir. */
 #include <errno.h>
 #include <math.h>
@@ -47,19 +47,19 @@ static void test_options(void)
 		struct db_opts *d = o;
 
 		TAP_EQ_INT(d->time, 600, "default time 600 s (dbench -t)");
-		TAP_EQ_INT(wl_dbench_ops.ntests(o), 4, "clients 4,8,16,32: four tests");
+		TAP_EQ_INT(wl_dbench_ops.desc->ntests(o), 4, "clients 4,8,16,32: four tests");
 		memset(&r, 0, sizeof(r));
-		TAP_EQ_INT(wl_dbench_ops.describe(o, 2, &r), 0, "describe");
+		TAP_EQ_INT(wl_dbench_ops.desc->describe(o, 2, &r), 0, "describe");
 		TAP_EQ_STR(r.wl, "dbench", "wl");
 		TAP_EQ_STR(r.test, "dbench16", "label");
 		TAP_EQ_STR(r.params, "clients=16 time=600 warmup=120 loadfile=client.txt.xz", "params");
-		TAP_EQ_INT(wl_dbench_ops.describe(o, 4, &r), -EINVAL, "no fifth test");
+		TAP_EQ_INT(wl_dbench_ops.desc->describe(o, 4, &r), -EINVAL, "no fifth test");
 		free(o);
 	}
 	o = opts("clients=2 time=5 warmup=0 loadfile=generated sync=1 syncdirs=1", 1);
 	if (o) {
 		memset(&r, 0, sizeof(r));
-		wl_dbench_ops.describe(o, 0, &r);
+		wl_dbench_ops.desc->describe(o, 0, &r);
 		TAP_EQ_STR(r.params, "clients=2 time=5 warmup=0 loadfile=generated sync=1 syncdirs=1",
 			   "params with the sync options");
 		free(o);
@@ -181,7 +181,7 @@ static void test_run(const char *dir)
 	if (!o)
 		return;
 	memset(&r, 0, sizeof(r));
-	wl_dbench_ops.describe(o, 0, &r);
+	wl_dbench_ops.desc->describe(o, 0, &r);
 	TAP_EQ_STR(r.test, "dbench2", "label");
 	TAP_EQ_INT(wl_dbench_ops.prepare(&ctx, o, 0), 0, "prepare");
 	TAP_EQ_INT(wl_dbench_ops.run(&ctx, o, 0, &r), 0, "run 2 clients for 2 s");
@@ -271,7 +271,7 @@ static void test_onepass(const char *dir)
 		if (!o)
 			continue;
 		memset(&r, 0, sizeof(r));
-		wl_dbench_ops.describe(o, 0, &r);
+		wl_dbench_ops.desc->describe(o, 0, &r);
 		TAP_EQ_STR(r.params, v ? "clients=2 version=1 loadfile=generated lines=3000"
 				       : "clients=2 version=2 loadfile=generated lines=3000",
 			   "params: no time or warm-up for one pass");

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* runner/wl_fio.c and fio_terse.c: options, labels, the argv, fio 3.33's
+/* runner/workloads/fio/wl_fio.c and fio_terse.c: options, labels, the argv, fio 3.33's
  * terse lines as captured on this machine, bad lines, a missing fio, and a
  * real fio run when the host has /usr/bin/fio. */
 #include <errno.h>
@@ -100,9 +100,9 @@ static void test_options(void)
 	int n;
 
 	o = opts("rw=randread bs=4k size=64M ioengine=libaio iodepth=16 direct=1", 1);
-	TAP_EQ_INT(wl_fio_ops.ntests(o), 1, "one test");
+	TAP_EQ_INT(wl_fio_ops.desc->ntests(o), 1, "one test");
 	memset(&r, 0, sizeof(r));
-	wl_fio_ops.describe(o, 0, &r);
+	wl_fio_ops.desc->describe(o, 0, &r);
 	TAP_EQ_STR(r.test, "fio-randread-4k-libaio-dio", "label");
 	TAP_EQ_STR(r.params, "rw=randread bs=4k size=64M ioengine=libaio iodepth=16 direct=1 "
 		   "number_ios=0 end_fsync=0 batch=0", "params");
@@ -131,7 +131,7 @@ static void test_options(void)
 	n = fio_argv(o, "f", buf, sizeof(buf), argv);
 	tap_ok(n == 14 && !strcmp(argv[9], "--gtod_reduce=1"), "gtod_reduce=1 in the argv");
 	memset(&r, 0, sizeof(r));
-	wl_fio_ops.describe(o, 0, &r);
+	wl_fio_ops.desc->describe(o, 0, &r);
 	tap_ok(strstr(r.params, " gtod_reduce=1") != NULL, "gtod_reduce=1 in the params");
 	free(o);
 	o = opts("rw=randread ioengine=libaio iodepth=16 batch=16", 1);

@@ -4,7 +4,7 @@
  * from the real tool, its command line in its first lines):
  *
  *  - dbench: records made of dbench's own figures must come out of
- *    common/report_dbench.c as dbench's per-op lines and Throughput line,
+ *    runner/workloads/dbench/report_dbench.c as dbench's per-op lines and Throughput line,
  *    byte for byte;
  *  - bonnie++: records made of bonnie++'s CSV figures must give, through
  *    report_bonnie_csv(), bonnie++'s own CSV line (all 50 fields but the
@@ -20,6 +20,7 @@
 #include "report_bonnie.h"
 #include "tap.h"
 #include "testutil.h"
+#include "wl_dbench.h"
 
 #define BON_FIXTURE "tests/data/bonnie++-2.00a.txt"
 #define DB_FIXTURE "tests/data/dbench-4.0.txt"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* runner/wl_kerntree.c: options and labels, then all eight tests on the
+/* runner/workloads/kerntree/wl_kerntree.c: options and labels, then all eight tests on the
  * host in a temp dir at a tiny scale, and the tarball= path. */
 #include <errno.h>
 #include <fcntl.h>
@@ -33,7 +33,7 @@ static void check_label(void *o, int idx, const char *test, const char *params)
 	struct bm_result r;
 
 	memset(&r, 0, sizeof(r));
-	TAP_EQ_INT(wl_kerntree_ops.describe(o, idx, &r), 0, "describe");
+	TAP_EQ_INT(wl_kerntree_ops.desc->describe(o, idx, &r), 0, "describe");
 	TAP_EQ_STR(r.test, test, "label");
 	TAP_EQ_STR(r.params, params, "params");
 	TAP_EQ_STR(r.wl, "kerntree", "wl");
@@ -52,7 +52,7 @@ static void test_options(void)
 	tap_ok(wl_find("kerntree") == &wl_kerntree_ops, "kerntree is registered");
 	o = opts("", 1);
 	if (o) {
-		TAP_EQ_INT(wl_kerntree_ops.ntests(o), 8, "8 tests, as seed 004");
+		TAP_EQ_INT(wl_kerntree_ops.desc->ntests(o), 8, "8 tests, as seed 004");
 		check_label(o, 0, "kernuntar", "scale=1 seed=1");
 		check_label(o, 1, "kernstat", "scale=1 seed=1");
 		check_label(o, 2, "kerncat", "scale=1 seed=1");
@@ -63,7 +63,7 @@ static void test_options(void)
 	}
 	o = opts("scale=0.005 seed=9 tests=cat2,rm", 1);
 	if (o) {
-		TAP_EQ_INT(wl_kerntree_ops.ntests(o), 2, "two tests");
+		TAP_EQ_INT(wl_kerntree_ops.desc->ntests(o), 2, "two tests");
 		check_label(o, 0, "kerncat2", "scale=0.005 seed=9");
 		check_label(o, 1, "kernrm", "scale=0.005 seed=9");
 		free(o);
@@ -95,7 +95,7 @@ static int run_test(const char *top, int n, void *o, int idx, const char *label,
 	snprintf(mnt, sizeof(mnt), "%s/t%d", top, n);
 	mkdir(mnt, 0755);
 	memset(r, 0, sizeof(*r));
-	wl_kerntree_ops.describe(o, idx, r);
+	wl_kerntree_ops.desc->describe(o, idx, r);
 	TAP_EQ_STR(r->test, label, "label");
 	ret = wl_kerntree_ops.prepare(&ctx, o, idx);
 	TAP_EQ_INT(ret, 0, "prepare");

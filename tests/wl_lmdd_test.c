@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* runner/wl_lmdd.c and common/lmdd.c: arithmetic, labels, options, and
+/* runner/workloads/lmdd/wl_lmdd.c and desc_lmdd_arith.c: arithmetic, labels, options, and
  * real writes and reads in a temp dir on the host. */
 #include <errno.h>
 #include <fcntl.h>
@@ -73,7 +73,7 @@ static void check_label(void *o, int idx, const char *test, const char *params)
 	struct bm_result r;
 
 	memset(&r, 0, sizeof(r));
-	TAP_EQ_INT(wl_lmdd_ops.describe(o, idx, &r), 0, "describe");
+	TAP_EQ_INT(wl_lmdd_ops.desc->describe(o, idx, &r), 0, "describe");
 	TAP_EQ_STR(r.test, test, "label");
 	TAP_EQ_STR(r.params, params, "params");
 	TAP_EQ_STR(r.wl, "lmdd", "wl");
@@ -90,14 +90,14 @@ static void test_options(void)
 	o = opts("", 1);
 	if (o) {
 		TAP_EQ_INT(((struct lmdd_opts *)o)->size, 32 << 20, "default size 32M");
-		TAP_EQ_INT(wl_lmdd_ops.ntests(o), 22, "11 block sizes x (w, r)");
+		TAP_EQ_INT(wl_lmdd_ops.desc->ntests(o), 22, "11 block sizes x (w, r)");
 		check_label(o, 0, "lmdd-w-1k", "size=32M bs=1k");
 		check_label(o, 1, "lmdd-r-1k", "size=32M bs=1k");
 		check_label(o, 4, "lmdd-w-4k", "size=32M bs=4k");
 		check_label(o, 21, "lmdd-r-1024k", "size=32M bs=1024k");
 		TAP_EQ_INT(((struct lmdd_opts *)o)->fsync, 0, "no fsync unless told, as lmdd");
 		memset(&r, 0, sizeof(r));
-		TAP_EQ_INT(wl_lmdd_ops.describe(o, 22, &r), -EINVAL, "no 23rd test");
+		TAP_EQ_INT(wl_lmdd_ops.desc->describe(o, 22, &r), -EINVAL, "no 23rd test");
 		free(o);
 	}
 	o = opts("bs=4k fsync=1", 1);
@@ -107,14 +107,14 @@ static void test_options(void)
 	}
 	o = opts("bs=4k,64k,1m size=16M", 1);
 	if (o) {
-		TAP_EQ_INT(wl_lmdd_ops.ntests(o), 6, "smoke: 6 tests");
+		TAP_EQ_INT(wl_lmdd_ops.desc->ntests(o), 6, "smoke: 6 tests");
 		check_label(o, 3, "lmdd-r-64k", "size=16M bs=64k");
 		check_label(o, 4, "lmdd-w-1024k", "size=16M bs=1024k");
 		free(o);
 	}
 	o = opts("bs=4k size=256M direct=1 tests=r", 1);
 	if (o) {
-		TAP_EQ_INT(wl_lmdd_ops.ntests(o), 1, "tests=r: one test");
+		TAP_EQ_INT(wl_lmdd_ops.desc->ntests(o), 1, "tests=r: one test");
 		check_label(o, 0, "lmdd-r-4k", "size=256M bs=4k direct=1");
 		free(o);
 	}
@@ -146,7 +146,7 @@ static int run_one(struct wl_ctx *ctx, void *o, int idx, const char *label, doub
 	int ret;
 
 	memset(&r, 0, sizeof(r));
-	wl_lmdd_ops.describe(o, idx, &r);
+	wl_lmdd_ops.desc->describe(o, idx, &r);
 	TAP_EQ_STR(r.test, label, "label");
 	ret = wl_lmdd_ops.prepare(ctx, o, idx);
 	TAP_EQ_INT(ret, 0, "prepare");

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* runner/wl_tiobench.c: options, labels, the computations with known
+/* runner/workloads/tiobench/wl_tiobench.c: options, labels, the computations with known
  * inputs, and the four phases run on the host in a temp dir. */
 #include <errno.h>
 #include <stdio.h>
@@ -39,7 +39,7 @@ static void label(void *o, int idx, const char *test, const char *params)
 	struct bm_result r;
 
 	memset(&r, 0, sizeof(r));
-	TAP_EQ_INT(wl_tiobench_ops.describe(o, idx, &r), 0, "describe");
+	TAP_EQ_INT(wl_tiobench_ops.desc->describe(o, idx, &r), 0, "describe");
 	TAP_EQ_STR(r.wl, "tiobench", "wl");
 	TAP_EQ_STR(r.test, test, "label");
 	if (params)
@@ -59,23 +59,23 @@ static void test_options(void)
 		TAP_EQ_INT(t->size, 10 << 20, "default size 10M per thread (tiotest -f 10)");
 		TAP_EQ_INT(t->bs, 4096, "default bs 4096 (tiotest -b)");
 		TAP_EQ_INT(t->random, 1000, "default random 1000 (tiotest 0.4.2 -r)");
-		TAP_EQ_INT(wl_tiobench_ops.ntests(o), 16, "threads 1,2,4,8 x 4 phases");
+		TAP_EQ_INT(wl_tiobench_ops.desc->ntests(o), 16, "threads 1,2,4,8 x 4 phases");
 		label(o, 0, "tio-seqwr-t1", "threads=1 size=10M bs=4k random=1000");
 		label(o, 5, "tio-rndwr-t2", "threads=2 size=10M bs=4k random=1000");
 		label(o, 15, "tio-rndrd-t8", NULL);
-		TAP_EQ_INT(wl_tiobench_ops.describe(o, 16, &r), -EINVAL, "no 17th test");
+		TAP_EQ_INT(wl_tiobench_ops.desc->describe(o, 16, &r), -EINVAL, "no 17th test");
 		free(o);
 	}
 	o = opts("threads=1,8,16,32,64,128,256 size=32M bs=4k random=250", 1);
 	if (o) {
-		TAP_EQ_INT(wl_tiobench_ops.ntests(o), 28, "seed 000 thread list: 28 tests");
+		TAP_EQ_INT(wl_tiobench_ops.desc->ntests(o), 28, "seed 000 thread list: 28 tests");
 		label(o, 4, "tio-seqwr-t8", "threads=8 size=32M bs=4k random=250");
 		label(o, 27, "tio-rndrd-t256", "threads=256 size=32M bs=4k random=250");
 		free(o);
 	}
 	o = opts("threads=4 phases=seqrd,rndrd size=1536k bs=8k direct=1 sync=yes", 1);
 	if (o) {
-		TAP_EQ_INT(wl_tiobench_ops.ntests(o), 2, "two phases, one thread count");
+		TAP_EQ_INT(wl_tiobench_ops.desc->ntests(o), 2, "two phases, one thread count");
 		label(o, 0, "tio-seqrd-t4", "threads=4 size=1536k bs=8k random=1000 direct=1 sync=1");
 		label(o, 1, "tio-rndrd-t4", NULL);
 		free(o);
@@ -182,7 +182,7 @@ static void run_phase(struct wl_ctx *ctx, void *o, int idx, const char *want,
 	int ret;
 
 	memset(&r, 0, sizeof(r));
-	wl_tiobench_ops.describe(o, idx, &r);
+	wl_tiobench_ops.desc->describe(o, idx, &r);
 	TAP_EQ_STR(r.test, want, "label");
 	ret = wl_tiobench_ops.prepare(ctx, o, idx);
 	TAP_EQ_INT(ret, 0, "prepare");

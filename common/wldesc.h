@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A workload's description: everything about it but the code that does the
+ * I/O.  The runner's engine (runner/engine/wl.h, struct wl_ops) points at
+ * it; the host plans suites, picks headline metrics and draws plots from it
+ * without linking a single engine.
+ *
+ * One per workload folder, runner/workloads/<name>/desc_<name>.c, ending in
+ * "const struct bm_wl_desc wl_<name>_desc = { ... };".  The registry is the
+ * explicit list runner/workloads/workloads.def, no constructors; the
+ * descriptions and report formatters see only their own folder and common/.
+ */
+#ifndef BM_WLDESC_H
+#define BM_WLDESC_H
+
+#include <stddef.h>
+
+#include "opts.h"
+#include "report.h"
+#include "result.h"
+
+/* Which way a metric is better: what compare, history and bisect call a
+ * regression or an improvement. */
+enum bm_better { BM_BETTER_NONE, BM_BETTER_HIGHER, BM_BETTER_LOWER };
+
+/* A metric a workload's results carry, as the R record spells it. */
+struct bm_wl_metric {
+	const char *name;
+	const char *unit;
+	enum bm_better better;
+};
+
+/*
+ * A plot of "bootmark report": the rows of metric whose test label starts
+ * with prefix.  A curve takes x from the rest of the label ("tio-seqrd-t4":
+ * group "seqrd", x 4), bars one category per label.
+ */
+struct bm_wl_plot {
+	const char *metric;
+	const char *prefix;
+	const char *name;            /* chart title: "tiobench" */
+	const char *xlabel;
+	int bars;
+	int logx;
+};
+
+struct bm_wl_desc {
+	const char *name;
+	const struct bm_opt *opts;  /* option table for the suite line */
+	size_t opts_size;           /* size of the option struct it fills */
+	/* Checks what one option cannot check alone (lists, size >= bs); may
+	 * be NULL.  0, or -EINVAL and a message naming the option. */
+	int (*check)(const void *o, char *err, size_t errlen);
+	/* Number of tests this job expands into (dd: write, read, rewrite). */
+	int (*ntests)(const void *o);
+	/* Seed-style label of test idx, "dd512w"; fills r->wl/test/params. */
+	int (*describe)(const void *o, int idx, struct bm_result *r);
+	/* Its own metrics, NULL-terminated by name; the runner adds the
+	 * window's (bm_wl_window_metrics) to every test. */
+	const struct bm_wl_metric *metrics;
+	/* The metric compare, history and bisect judge a test by. */
+	const char *headline;
+	const struct bm_wl_plot *plots;  /* NULL-terminated by metric; may be NULL */
+	/* Its table (report.h); NULL: the generic seed-004 one. */
+	const struct bm_report_ops *report;
+};
+
+/* NULL-terminated, in workloads.def order (runner/workloads/desc_registry.c). */
+extern const struct bm_wl_desc *const bm_wl_descs[];
+const struct bm_wl_desc *bm_wl_desc_find(const char *name);
+
+/* real, utime, stime, read, written (and host mode's putime, pstime): the
+ * measurement window's metrics, every workload's. */
+extern const struct bm_wl_metric bm_wl_window_metrics[];
+/* The better direction of a metric by its name: the window's, else the first
+ * description (workloads.def order) that lists it; BM_BETTER_NONE for a name
+ * none lists.  A name means one thing in every workload ("time" is always
+ * seconds spent), so the workload is not needed. */
+enum bm_better bm_wl_metric_better(const char *metric);
+
+/* Parses a suite job's "k=v ..." into a freshly allocated option struct:
+ * defaults, each word, check(), at least one test.  0 or -errno; err says
+ * what was wrong.  The runner and the host's plan use this one parser. */
+int bm_wl_job_opts(const struct bm_wl_desc *d, const char *args, void **out,
+		   char *err, size_t errlen);
+
+#endif

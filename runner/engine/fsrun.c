@@ -1,0 +1,366 @@
+// SPDX-License-Identifier: MIT
+/* The suite loop (fsrun.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "disksig.h"
+#include "fsrun.h"
+#include "log.h"
+#include "measure.h"
+#include "spawn.h"
+
+struct test_ref {
+	unsigned job, fs;
+	int idx, rep;
+	struct emit_ctx ec;
+	char mkfs_line[300];
+	int mounted;            /* the test filesystem is mounted */
+};
+
+int fsrun_job_opts(const struct wl_ops *w, const char *args, void **out,
+		   char *err, size_t errlen)
+{
+	return bm_wl_job_opts(w->desc, args, out, err, errlen);
+}
+
+static int setup_jobs(struct fsrun *r, char *err, size_t errlen)
+{
+	char msg[200];
+	unsigned i;
+	int ret;
+
+	for (i = 0; i < r->suite.njobs; i++) {
+		const struct bm_job *j = &r->suite.job[i];
+
+		r->wl[i] = wl_find(j->wl);
+		if (!r->wl[i]) {
+			snprintf(err, errlen, "suites/%s:%d: unknown workload \"%s\"",
+				 r->suite.name, j->line, j->wl);
+			return -EINVAL;
+		}
+		ret = fsrun_job_opts(r->wl[i], j->args, &r->opts[i], msg, sizeof(msg));
+		if (ret) {
+			snprintf(err, errlen, "suites/%s:%d: %s: %s", r->suite.name,
+				 j->line, j->wl, msg);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+static int setup_profiles(struct fsrun *r, char *err, size_t errlen)
+{
+	char list[sizeof(r->cfg->fs)], dir[256], *save = NULL, *tok;
+	int ret;
+
+	snprintf(dir, sizeof(dir), "%s/fs", r->cfg->etc_dir);
+	snprintf(list, sizeof(list), "%s", r->cfg->fs);
+	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (r->nprof == FSRUN_FS_MAX) {
+			snprintf(err, errlen, "fs: more than %d filesystems", FSRUN_FS_MAX);
+			return -E2BIG;
+		}
+		ret = bm_fsprof_load(&r->prof[r->nprof], dir, tok, err, errlen);
+		if (ret)
+			return ret;
+		r->nprof++;
+	}
+	return 0;
+}
+
+int fsrun_setup(struct fsrun *r, const struct runner_cfg *cfg, struct emitter *em,
+		const struct bm_moddb *mi, const struct disk_info *disk)
+{
+	char err[300], dir[256];
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	r->cfg = cfg;
+	r->em = em;
+	r->mi = mi;
+	r->disk = disk;
+	r->hz = sysconf(_SC_CLK_TCK);
+	snprintf(dir, sizeof(dir), "%s/suites", cfg->etc_dir);
+	ret = bm_suite_load(&r->suite, dir, cfg->suite, err, sizeof(err));
+	if (!ret)
+		ret = setup_profiles(r, err, sizeof(err));
+	if (!ret)
+		ret = setup_jobs(r, err, sizeof(err));
+	if (ret)
+		emit_error(em, "config", NULL, "%s", err);
+	else
+		emit_set_planned(em, fsrun_planned(r));
+	return ret;
+}
+
+unsigned fsrun_planned(const struct fsrun *r)
+{
+	unsigned j, n = 0;
+
+	for (j = 0; j < r->suite.njobs; j++)
+		n += (unsigned)r->wl[j]->desc->ntests(r->opts[j]);
+	return n * r->nprof * (unsigned)(r->suite.repeat > 0 ? r->suite.repeat : 1);
+}
+
+void fsrun_free(struct fsrun *r)
+{
+	unsigned i;
+
+	for (i = 0; i < BM_SUITE_JOBS; i++)
+		free(r->opts[i]);
+	memset(r->opts, 0, sizeof(r->opts));
+}
+
+static int fs_type_available(const char *type)
+{
+	char *buf, *p;
+	size_t n = strlen(type);
+	int hit = 0;
+
+	if (bm_read_file("/proc/filesystems", &buf, NULL, 1 << 16))
+		return 1; /* cannot tell; let mount(2) decide */
+	/* Lines are "nodev\tproc" or "\text4". */
+	for (p = buf; (p = strstr(p, type)); p += n)
+		if (p > buf && p[-1] == '\t' && (p[n] == '\n' || !p[n]))
+			hit = 1;
+	free(buf);
+	return hit;
+}
+
+/* Modules of the profile, once, before its first mkfs. */
+static int ensure_fs(struct fsrun *r, unsigned f)
+{
+	struct bm_fsprof *p = &r->prof[f];
+	struct mod_plan plan;
+	char err[300] = "";
+	int ret = 0;
+
+	if (r->prof_state[f])
+		return r->prof_state[f] > 0 ? 0 : -ENODEV;
+	if (p->modules[0] && r->mi) {
+		mod_plan_init(&plan);
+		ret = mod_plan_add_list(r->mi, &plan, p->modules, err, sizeof(err));
+		if (!ret)
+			ret = mod_plan_load(r->mi, &plan, err, sizeof(err));
+		mod_plan_free(&plan);
+	}
+	if (!ret && !fs_type_available(p->type)) {
+		snprintf(err, sizeof(err), "filesystem type %s is not available in this kernel",
+			 p->type);
+		ret = -ENODEV;
+	}
+	if (ret) {
+		struct emit_ctx ec = { .fs = p->name, .test = "", .rep = 0 };
+
+		emit_error(r->em, "module", &ec, "fs %s: %s", p->name, err);
+	}
+	r->prof_state[f] = ret ? -1 : 1;
+	return ret;
+}
+
+static void one_line(char *s)
+{
+	for (; *s; s++)
+		if (*s == '\n' || *s == '\r' || *s == '\t')
+			*s = ' ';
+}
+
+static int do_mkfs(struct fsrun *r, struct test_ref *t)
+{
+	char buf[300], out[200], *argv[BM_ARGV_MAX];
+	int n, i, ret;
+	size_t used = 0;
+
+	n = bm_fsprof_mkfs_argv(&r->prof[t->fs], r->disk->dev, buf, sizeof(buf),
+				argv, BM_ARGV_MAX);
+	/* The label marks the disk as ours for the next boot's signature check
+	 * (diskcheck.c); user profiles need not carry it. */
+	if (n > 0)
+		n = bm_mkfs_argv_label(r->prof[t->fs].type, argv, n, BM_ARGV_MAX, DISKSIG_OURS);
+	if (n < 0) {
+		emit_error(r->em, "config", &t->ec, "fs/%s: mkfs line unusable: %s",
+			   r->prof[t->fs].name, strerror(-n));
+		return n;
+	}
+	for (i = 0; i < n; i++)
+		used += (size_t)snprintf(t->mkfs_line + used, sizeof(t->mkfs_line) - used,
+					 "%s%s", i ? " " : "", argv[i]);
+	emit_phase(r->em, "mkfs", &t->ec);
+	ret = spawn_run(argv, out, sizeof(out));
+	if (ret == 0)
+		return 0;
+	one_line(out);
+	if (ret < 0)
+		emit_error(r->em, "setup", &t->ec, "cannot run %s: %s", argv[0], strerror(-ret));
+	else
+		emit_error(r->em, "setup", &t->ec, "%s failed (status %d): %s", argv[0], ret, out);
+	return -EIO;
+}
+
+/* mkdir -p: the image may have no /mnt. */
+static void make_dirs(const char *path)
+{
+	char buf[128], *p;
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		mkdir(buf, 0755);
+		*p = '/';
+	}
+	mkdir(buf, 0755);
+}
+
+static int do_mount(struct fsrun *r, struct test_ref *t)
+{
+	const struct bm_fsprof *p = &r->prof[t->fs];
+	unsigned long flags;
+	char data[256];
+	int ret;
+
+	emit_phase(r->em, "mount", &t->ec);
+	ret = mountopt_parse(p->mount_opts, &flags, data, sizeof(data));
+	if (ret) {
+		emit_error(r->em, "config", &t->ec, "fs/%s: bad mount_opts", p->name);
+		return ret;
+	}
+	make_dirs(r->cfg->mnt);
+	if (mount(r->disk->dev, r->cfg->mnt, p->type, flags, data[0] ? data : NULL)) {
+		ret = -errno;
+		emit_error(r->em, "setup", &t->ec, "cannot mount %s (%s, %s) on %s: %s",
+			   r->disk->dev, p->type, p->mount_opts, r->cfg->mnt, strerror(errno));
+		return ret;
+	}
+	t->mounted = 1;
+	return 0;
+}
+
+/* A busy umount right after a test is usually writeback finishing: retry briefly. */
+static int do_umount(struct fsrun *r, struct test_ref *t)
+{
+	struct timespec nap = { 0, 200 * 1000 * 1000 };
+	int i;
+
+	emit_phase(r->em, "umount", &t->ec);
+	for (i = 0; i < 25; i++) {
+		if (!umount(r->cfg->mnt)) {
+			t->mounted = 0;
+			return 0;
+		}
+		if (errno != EBUSY)
+			break;
+		sync();
+		nanosleep(&nap, NULL);
+	}
+	emit_error(r->em, "setup", &t->ec, "cannot unmount %s: %s", r->cfg->mnt,
+		   strerror(errno));
+	umount2(r->cfg->mnt, MNT_DETACH);
+	t->mounted = 0;
+	return -EBUSY;
+}
+
+struct drop_arg {
+	struct fsrun *r;
+	struct test_ref *t;
+};
+
+/*
+ * The seeds' rule: "the filesystem was recreated and remounted after
+ * preparation".  A remount, beyond dropping the page cache, also drops the
+ * filesystem's in-memory allocator and journal state left by prepare().
+ */
+static int fsrun_drop(void *arg)
+{
+	struct drop_arg *d = arg;
+	int ret;
+
+	sync();
+	ret = do_umount(d->r, d->t);
+	if (!ret)
+		ret = do_mount(d->r, d->t);
+	if (ret)
+		return ret;
+	ret = measure_drop_caches();
+	if (ret)
+		rlog(RLOG_INFO, "cannot drop caches: %s", strerror(-ret));
+	return 0;
+}
+
+/* prepare, drop caches, the measured run (measure.c); fills res. */
+static int measure(struct fsrun *r, struct test_ref *t, struct bm_result *res)
+{
+	struct drop_arg d = { .r = r, .t = t };
+	struct measure_env env = {
+		.em = r->em, .disk = r->disk->name, .hz = r->hz, .drop = fsrun_drop,
+		.drop_arg = &d, .rusage = 1,
+	};
+	struct wl_ctx ctx = {
+		.mnt = r->cfg->mnt, .dev = r->disk->dev, .fs = r->prof[t->fs].name,
+		.rep = t->rep, .beat = measure_beat, .priv = r->em,
+	};
+
+	return measure_test(&env, r->wl[t->job], r->opts[t->job], &ctx, t->idx, &t->ec, res);
+}
+
+/* One test on a fresh filesystem.  -EBUSY: the disk is stuck, stop everything. */
+static int one_test(struct fsrun *r, struct test_ref *t)
+{
+	const struct wl_ops *w = r->wl[t->job];
+	struct bm_result res;
+	int ret, measured;
+
+	memset(&res, 0, sizeof(res));
+	ret = w->desc->describe(r->opts[t->job], t->idx, &res);
+	if (ret) {
+		emit_error(r->em, "internal", NULL, "%s: no test %d", w->desc->name, t->idx);
+		return 0;
+	}
+	t->ec.fs = r->prof[t->fs].name;
+	t->ec.test = res.test;
+	t->ec.rep = t->rep;
+	t->mounted = 0;
+	spawn_reap_orphans();
+	emit_beat(r->em);
+	if (do_mkfs(r, t) || do_mount(r, t))
+		return 0;
+	ret = measure(r, t, &res);
+	measured = res.nmetrics > 0;
+	/* a failed remount (fsrun_drop) may have left nothing mounted */
+	if (t->mounted && do_umount(r, t))
+		return -EBUSY;
+	if (measured)
+		emit_result(r->em, &res, &t->ec, t->mkfs_line, r->prof[t->fs].mount_opts);
+	return 0;
+}
+
+int fsrun_run(struct fsrun *r)
+{
+	struct test_ref t;
+	int ntests;
+
+	for (t.job = 0; t.job < r->suite.njobs; t.job++) {
+		ntests = r->wl[t.job]->desc->ntests(r->opts[t.job]);
+		for (t.fs = 0; t.fs < r->nprof; t.fs++) {
+			if (ensure_fs(r, t.fs))
+				continue;
+			for (t.idx = 0; t.idx < ntests; t.idx++) {
+				for (t.rep = 1; t.rep <= r->suite.repeat; t.rep++) {
+					memset(&t.ec, 0, sizeof(t.ec));
+					t.mkfs_line[0] = '\0';
+					if (one_test(r, &t) == -EBUSY)
+						return -EBUSY;
+				}
+			}
+		}
+	}
+	return 0;
+}

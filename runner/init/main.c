@@ -1,0 +1,452 @@
+// SPDX-License-Identifier: MIT
+/*
+ * bootmark-runner: PID 1 of the bootmark image.
+ *
+ * Mounts the kernel filesystems, reads its configuration (the image's
+ * bootmark.conf, then bootmark.* words on the kernel command line), loads
+ * the boot modules, finds the test disk by serial, runs the suite and
+ * powers off.  With --host it runs one workload on a directory of the host
+ * instead (hostmode.c).  Every failure becomes an E record followed by a clean
+ * power-off: PID 1 must never exit, or the kernel panics and the host
+ * sees a crash instead of a reason.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "disk.h"
+#include "emit.h"
+#include "fsrun.h"
+#include "hello.h"
+#include "hostmode.h"
+#include "log.h"
+#include "modload.h"
+#include "profile.h"
+#include "wdog.h"
+
+struct boot {
+	struct runner_cfg cfg;
+	char cfg_err[300];
+	int cfg_bad;
+	char *cmdline;
+	struct emitter em;
+	struct bm_moddb mi;
+	int have_mi;
+	struct disk_info disk;
+	int have_disk;
+	int refused;       /* the disk may not be written (E class "refused") */
+	struct wdog wd;
+	struct hello_times times;  /* the boot's milestones, for HELLO */
+};
+
+static void usage(FILE *f)
+{
+	const struct wl_ops *const *w;
+
+	fprintf(f, "usage: bootmark-runner            (as PID 1 in the bootmark image)\n"
+		   "       bootmark-runner --host DIR --workload NAME [--table] [key=value ...]\n"
+		   "       bootmark-runner --help\n\n"
+		   "Options come from " RUNNER_CONF_PATH " (\"key = value\") and are\n"
+		   "overridden by " RUNNER_CMDLINE_PREFIX "<key>=<value> words on the kernel "
+		   "command line:\n\n");
+	bm_opts_help(runner_opts, RUNNER_CMDLINE_PREFIX, f);
+	fprintf(f, "\nHost mode (--host) runs every test of one workload on DIR, an existing\n"
+		   "directory of this machine, without mkfs: each test in a fresh DIR/bootmark.<pid>.<n>,\n"
+		   "removed afterwards.  Records (HELLO host=1, R, E, Z) go to stdout, then the\n"
+		   "table when stdout is a terminal or with --table.  As root the page cache is\n"
+		   "dropped before each measured run; otherwise only the test files' pages are\n"
+		   "evicted (posix_fadvise DONTNEED) and the records say cache=fadvise.\n"
+		   "Exit: 0 every test ran, 1 a test failed, 100 bad arguments or DIR, 111 system error.\n"
+		   "\nWorkloads and their options (key=value, as on a suite line):\n");
+	for (w = wl_registry; *w; w++) {
+		fprintf(f, "\n%s:\n", (*w)->desc->name);
+		bm_opts_help((*w)->desc->opts, "", f);
+	}
+}
+
+static void early_mounts(void)
+{
+	mkdir("/proc", 0555);
+	mkdir("/sys", 0555);
+	mkdir("/dev", 0755);
+	mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
+	mount("sysfs", "/sys", "sysfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
+	/* EBUSY when the kernel mounted it already (CONFIG_DEVTMPFS_MOUNT). */
+	mount("devtmpfs", "/dev", "devtmpfs", MS_NOSUID, "mode=0755");
+}
+
+/*
+ * The kernel hands init fds 0-2 on /dev/console only if the initramfs had
+ * a /dev/console node when it started; otherwise we start "in the dark".
+ * Now that devtmpfs is mounted the node exists, so open it ourselves.
+ */
+static void reopen_console(void)
+{
+	int fd = open("/dev/console", O_RDWR | O_NOCTTY);
+
+	if (fd < 0)
+		return;
+	dup2(fd, 0);
+	dup2(fd, 1);
+	dup2(fd, 2);
+	if (fd > 2)
+		close(fd);
+}
+
+/* Only the words that let an error record reach the host: run and results. */
+static void salvage_cmdline(struct runner_cfg *c, const char *cmdline)
+{
+	static const char *const keys[] = { "run", "results", "finish" };
+	char buf[4096], *save = NULL, *tok, *eq, err[64];
+	size_t i;
+
+	snprintf(buf, sizeof(buf), "%s", cmdline ? cmdline : "");
+	for (tok = strtok_r(buf, " \t\n", &save); tok; tok = strtok_r(NULL, " \t\n", &save)) {
+		if (strncmp(tok, RUNNER_CMDLINE_PREFIX, strlen(RUNNER_CMDLINE_PREFIX)))
+			continue;
+		tok += strlen(RUNNER_CMDLINE_PREFIX);
+		eq = strchr(tok, '=');
+		if (!eq)
+			continue;
+		*eq = '\0';
+		for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+			if (!strcmp(tok, keys[i]))
+				bm_opt_set(runner_opts, c, tok, eq + 1, err, sizeof(err));
+	}
+	if (runner_cfg_check(c, err, sizeof(err)) && strlen(c->run) != BM_RUN_LEN)
+		c->run[0] = '\0';
+}
+
+static void read_config(struct boot *b)
+{
+	char *conf = NULL;
+	size_t n;
+	int ret;
+
+	if (bm_read_file("/proc/cmdline", &b->cmdline, &n, 4096) == 0) {
+		while (n && b->cmdline[n - 1] == '\n')
+			b->cmdline[--n] = '\0';
+	}
+	ret = bm_read_file(RUNNER_CONF_PATH, &conf, NULL, 64 << 10);
+	if (ret && ret != -ENOENT) {
+		snprintf(b->cfg_err, sizeof(b->cfg_err), "cannot read %s: %s",
+			 RUNNER_CONF_PATH, strerror(-ret));
+		b->cfg_bad = 1;
+	}
+	if (runner_cfg_load(&b->cfg, conf, RUNNER_CONF_PATH, b->cmdline,
+			    b->cfg_err, sizeof(b->cfg_err)) && !b->cfg_bad) {
+		b->cfg_bad = 1;
+		salvage_cmdline(&b->cfg, b->cmdline);
+	}
+	free(conf);
+	runner_loglevel = (int)b->cfg.loglevel;
+}
+
+/* The host normally names the run; otherwise take 8 hex digits from a fresh UUID. */
+static void ensure_run_id(struct runner_cfg *c)
+{
+	char *uuid;
+
+	if (c->run[0])
+		return;
+	if (!bm_read_file("/proc/sys/kernel/random/uuid", &uuid, NULL, 64) &&
+	    strlen(uuid) >= BM_RUN_LEN) {
+		snprintf(c->run, sizeof(c->run), "%.8s", uuid);
+		free(uuid);
+		return;
+	}
+	free(uuid);
+	snprintf(c->run, sizeof(c->run), "%08x", (unsigned)getpid() ^ 0x5eedu);
+}
+
+static void open_results(struct boot *b)
+{
+	int ret = emit_open(&b->em, b->cfg.results, b->cfg.run);
+
+	if (!ret)
+		return;
+	rlog(RLOG_ERR, "cannot open %s: %s; writing records to /dev/console",
+	     b->cfg.results, strerror(-ret));
+	if (emit_open(&b->em, "/dev/console", b->cfg.run))
+		emit_init_fd(&b->em, 1, b->cfg.run);
+}
+
+/* Module index and boot modules: 0, or -errno and the reason in err. */
+static int boot_modules(struct boot *b, char *err, size_t errlen)
+{
+	char dir[256];
+	struct mod_plan plan;
+	int ret;
+
+	if (b->cfg.modules_dir[0])
+		snprintf(dir, sizeof(dir), "%s", b->cfg.modules_dir);
+	else if (modload_default_dir(dir, sizeof(dir))) {
+		snprintf(err, errlen, "uname failed: %s", strerror(errno));
+		return -EIO;
+	}
+	ret = bm_moddb_load(&b->mi, dir, err, errlen);
+	if (ret == -ENOENT && access(dir, F_OK)) {
+		/* No module tree at all: a kernel built with everything in it
+		 * (bootmark kernel build).  What is missing shows up as a
+		 * failing mkfs or mount, with its own error record. */
+		rlog(RLOG_INFO, "no %s: assuming %s built in", dir,
+		     b->cfg.modules[0] ? b->cfg.modules : "every module");
+		bm_moddb_free(&b->mi);
+		err[0] = '\0';
+		return 0;
+	}
+	if (ret) {
+		bm_moddb_free(&b->mi);
+		/* A kernel with everything built in needs no module tree. */
+		return b->cfg.modules[0] ? ret : 0;
+	}
+	b->have_mi = 1;
+	mod_plan_init(&plan);
+	ret = mod_plan_add_list(&b->mi, &plan, b->cfg.modules, err, errlen);
+	if (!ret)
+		ret = mod_plan_load(&b->mi, &plan, err, errlen);
+	mod_plan_free(&plan);
+	return ret;
+}
+
+/*
+ * Chooses the test disk and decides whether it may be written (disk.h).
+ * 0, or -errno with the reason in err; b->refused tells a refusal (a disk
+ * the configuration or its contents rule out) from no disk being visible
+ * at all.  Nothing is written unless disk_wipe names the disk's serial.
+ */
+static int find_disk(struct boot *b, char *err, size_t errlen)
+{
+	const struct disk_sel sel = { b->cfg.disk_serial, b->cfg.disk_wwn, b->cfg.disk_model,
+				      b->cfg.disk_size };
+	int ret, wiped = 0;
+
+	ret = disk_wait("/sys/block", &sel, (int)b->cfg.disk_wait, &b->disk, err, errlen);
+	b->times.disk = emit_now();
+	if (ret == -ENOENT || ret == -ENXIO)
+		return ret;
+	if (!ret)
+		ret = disk_check_safe("/sys/block", "/proc/self/mountinfo", "/proc/swaps",
+				      &b->disk, 1, err, errlen);
+	if (!ret)
+		ret = disk_check_foreign("/sys/block", b->disk.dev, &b->disk, b->cfg.disk_wipe,
+					 &wiped, err, errlen);
+	if (ret) {
+		b->refused = 1;
+		return ret;
+	}
+	if (wiped) {
+		rlog(RLOG_INFO, "%s", err);
+		ret = disk_wipe(b->disk.dev, b->disk.size, err, errlen);
+		if (ret)
+			return ret;
+		b->disk.wiped = 1;
+	}
+	b->have_disk = 1;
+	return 0;
+}
+
+/* A watchdog that cannot be armed does not stop the run; its E record shows
+ * that the box ran without the protection it was configured with. */
+static void arm_watchdog(struct boot *b)
+{
+	char err[300];
+
+	if (!b->cfg.watchdog)
+		return;
+	if (wdog_arm(&b->wd, b->cfg.watchdog_dev, (int)b->cfg.watchdog, err, sizeof(err))) {
+		emit_error(&b->em, "watchdog", NULL, "%s", err);
+		return;
+	}
+	rlog(RLOG_INFO, "watchdog %s armed, %d s", b->cfg.watchdog_dev, b->wd.timeout);
+}
+
+/*
+ * bootmark.fault=kmsg: kernel messages as fast as the kernel takes them, for
+ * the whole run, so they interleave with the records on a shared console
+ * (tests/faults.sh counts that none is lost).  A thread, not a child: the
+ * workloads reap children.  It ends with the machine.
+ */
+static void *kmsg_flood(void *arg)
+{
+	char line[96];
+	unsigned long n;
+	int fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC), len;
+
+	(void)arg;
+	if (fd < 0) {
+		rlog(RLOG_ERR, "cannot open /dev/kmsg: %s", strerror(errno));
+		return NULL;
+	}
+	for (n = 0;; n++) {
+		len = snprintf(line, sizeof(line),
+			       "<4>bootmark flood %08lu the quick brown fox jumps\n", n);
+		if (write(fd, line, (size_t)len) < 0 && errno != EINTR && errno != EAGAIN) {
+			rlog(RLOG_ERR, "/dev/kmsg: %s", strerror(errno));
+			break;
+		}
+	}
+	close(fd);
+	return NULL;
+}
+
+/*
+ * bootmark.fault= (tests of the host and of the watchdog): a kernel crash,
+ * or a runner that stops everything, feeding the watchdog included, as a
+ * frozen box would.  Neither returns.  Or a flood of kernel messages
+ * while the suite goes on (kmsg).
+ */
+static void inject_fault(struct boot *b)
+{
+	pthread_t th;
+	int fd;
+
+	if (!strcmp(b->cfg.fault, "none"))
+		return;
+	rlog(RLOG_ERR, "fault injection: %s", b->cfg.fault);
+	if (!strcmp(b->cfg.fault, "kmsg")) {
+		/* The suite goes on: the flood is the fault. */
+		if (pthread_create(&th, NULL, kmsg_flood, NULL))
+			rlog(RLOG_ERR, "no kmsg flood thread");
+		else
+			pthread_detach(th);
+		return;
+	}
+	if (!strcmp(b->cfg.fault, "panic")) {
+		fd = open("/proc/sysrq-trigger", O_WRONLY);
+		if (fd >= 0 && write(fd, "c", 1) < 0)
+			rlog(RLOG_ERR, "sysrq-trigger: %s", strerror(errno));
+	}
+	/* hang, or a panic that did not happen */
+	emit_beat_stop(&b->em);
+	wdog_release(&b->wd, 0);  /* no magic close: it stays armed and fires */
+	for (;;)
+		pause();
+}
+
+static void say_hello(struct boot *b)
+{
+	struct bm_kv kv[HELLO_KV_MAX];
+	unsigned n;
+
+	hello_kmsg_scan(&b->times);
+	n = hello_collect(kv, &b->cfg, b->cmdline, b->have_disk ? &b->disk : NULL, &b->times);
+
+	emit_hello(&b->em, kv, n);
+}
+
+static void run(struct boot *b)
+{
+	char mod_err[300] = "", disk_err[600] = "";
+	struct fsrun fr;
+	int mod_ret = 0, disk_ret = -ENODEV;
+
+	if (!b->cfg_bad) {
+		b->times.setup = emit_now();
+		mod_ret = boot_modules(b, mod_err, sizeof(mod_err));
+		b->times.modules = emit_now();
+		if (!mod_ret)
+			disk_ret = find_disk(b, disk_err, sizeof(disk_err));
+	}
+	say_hello(b);
+	if (b->cfg_bad) {
+		emit_error(&b->em, "config", NULL, "%s", b->cfg_err);
+		return;
+	}
+	if (mod_ret) {
+		emit_error(&b->em, "module", NULL, "%s", mod_err);
+		return;
+	}
+	if (disk_ret && b->refused) {
+		/* The record holds 255 bytes of it; the console gets the whole list. */
+		if (strlen(disk_err) > 250)
+			rlog(RLOG_ERR, "%s", disk_err);
+		emit_error(&b->em, "refused", NULL, "%s", disk_err);
+		/* Whatever finish= says: a reboot would loop a PXE box into the
+		 * same refusal. */
+		snprintf(b->cfg.finish, sizeof(b->cfg.finish), "poweroff");
+		return;
+	}
+	if (disk_ret) {
+		emit_error(&b->em, "disk", NULL, "%s", disk_err);
+		return;
+	}
+	rlog(RLOG_INFO, "test disk %s (%s), %llu bytes", b->disk.dev, b->disk.serial,
+	     (unsigned long long)b->disk.size);
+	arm_watchdog(b);
+	inject_fault(b);
+	if (fsrun_setup(&fr, &b->cfg, &b->em, b->have_mi ? &b->mi : NULL, &b->disk) == 0)
+		fsrun_run(&fr);
+	fsrun_free(&fr);
+}
+
+/* PID 1 does not return: end the machine the configured way, or wait forever. */
+static void __attribute__((noreturn)) finish(const struct runner_cfg *c)
+{
+	int how = RB_POWER_OFF;
+
+	if (!strcmp(c->finish, "reboot"))
+		how = RB_AUTOBOOT;
+	else if (!strcmp(c->finish, "halt"))
+		how = RB_HALT_SYSTEM;
+	umount2(c->mnt[0] ? c->mnt : "/mnt/test", MNT_DETACH);
+	sync();
+	reboot(how);
+	rlog(RLOG_ERR, "reboot(2) failed: %s; halting here", strerror(errno));
+	for (;;)
+		pause();
+}
+
+int main(int argc, char **argv)
+{
+	static struct boot b;
+	double t_start = emit_now();  /* HELLO's t_runner: the breakdown of the boot */
+
+	hello_times_init(&b.times);
+	b.times.runner = t_start;
+	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		usage(stdout);
+		return 0;
+	}
+	if (argc > 1 && !strcmp(argv[1], "--host"))
+		return hostmode_main(argc, argv);
+	/* As PID 1 the kernel may pass words of its command line as arguments:
+	 * only a runner started by hand judges them. */
+	if (getpid() != 1 && argc > 1) {
+		fprintf(stderr, "bootmark-runner: unknown option '%s' (--host DIR --workload NAME "
+				"runs a workload on a directory; --help lists the options)\n", argv[1]);
+		return 100;
+	}
+	if (getpid() != 1) {
+		fprintf(stderr, "bootmark-runner: not PID 1; it runs as /init of the bootmark "
+				"image (--help lists its options)\n");
+		return 100;
+	}
+	early_mounts();
+	hello_kmsg_probe();  /* printk clock against ours, near the kernel's milestones */
+	reopen_console();
+	/* Line-buffered, so every message reaches the serial console whole and at
+	 * once, even if the machine is powered off right after it. */
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	setvbuf(stderr, NULL, _IOLBF, 0);
+	read_config(&b);
+	ensure_run_id(&b.cfg);
+	open_results(&b);
+	emit_set_lava(&b.em, b.cfg.lava);
+	if (emit_beat_start(&b.em, b.cfg.heartbeat))
+		rlog(RLOG_ERR, "no heartbeat thread; records will still be written");
+	run(&b);
+	emit_end(&b.em);
+	/* halt means stay down; otherwise a hung reboot is still recovered */
+	wdog_release(&b.wd, !strcmp(b.cfg.finish, "halt"));
+	emit_close(&b.em);
+	finish(&b.cfg);
+}

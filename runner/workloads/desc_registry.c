@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The descriptor registry, generated from workloads.def, and the one parser
+ * of a job's options (wldesc.h).  Linked into the host and the runner: it
+ * sees only common/ and this folder, never an engine.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wldesc.h"
+
+#define WL(name) extern const struct bm_wl_desc wl_##name##_desc;
+#include "workloads.def"
+#undef WL
+
+const struct bm_wl_desc *const bm_wl_descs[] = {
+#define WL(name) &wl_##name##_desc,
+#include "workloads.def"
+#undef WL
+	NULL
+};
+
+const struct bm_wl_desc *bm_wl_desc_find(const char *name)
+{
+	const struct bm_wl_desc *const *d;
+
+	for (d = bm_wl_descs; *d; d++)
+		if (!strcmp((*d)->name, name))
+			return *d;
+	return NULL;
+}
+
+const struct bm_wl_metric bm_wl_window_metrics[] = {
+	{ "real", "s", BM_BETTER_LOWER },
+	{ "utime", "s", BM_BETTER_LOWER },
+	{ "stime", "s", BM_BETTER_LOWER },
+	{ "read", "KiB", BM_BETTER_NONE },
+	{ "written", "KiB", BM_BETTER_NONE },
+	{ "putime", "s", BM_BETTER_LOWER },
+	{ "pstime", "s", BM_BETTER_LOWER },
+	{ NULL, NULL, BM_BETTER_NONE },
+};
+
+static const struct bm_wl_metric *metric_in(const struct bm_wl_metric *m, const char *name)
+{
+	for (; m && m->name; m++)
+		if (!strcmp(m->name, name))
+			return m;
+	return NULL;
+}
+
+enum bm_better bm_wl_metric_better(const char *metric)
+{
+	const struct bm_wl_desc *const *d;
+	const struct bm_wl_metric *m = metric_in(bm_wl_window_metrics, metric);
+
+	for (d = bm_wl_descs; !m && *d; d++)
+		m = metric_in((*d)->metrics, metric);
+	return m ? m->better : BM_BETTER_NONE;
+}
+
+int bm_wl_job_opts(const struct bm_wl_desc *d, const char *args, void **out,
+		   char *err, size_t errlen)
+{
+	char buf[256], *save = NULL, *tok, *eq;
+	void *o = calloc(1, d->opts_size ? d->opts_size : 1);
+	int ret;
+
+	if (!o)
+		return -ENOMEM;
+	ret = bm_opts_defaults(d->opts, o);
+	snprintf(buf, sizeof(buf), "%s", args);
+	for (tok = strtok_r(buf, " \t", &save); tok && !ret;
+	     tok = strtok_r(NULL, " \t", &save)) {
+		eq = strchr(tok, '=');
+		if (!eq) {
+			snprintf(err, errlen, "\"%s\" is not option=value", tok);
+			ret = -EINVAL;
+			break;
+		}
+		*eq = '\0';
+		ret = bm_opt_set(d->opts, o, tok, eq + 1, err, errlen);
+	}
+	if (!ret && d->check)
+		ret = d->check(o, err, errlen);
+	if (!ret && d->ntests(o) < 1) {
+		snprintf(err, errlen, "the options select no test");
+		ret = -EINVAL;
+	}
+	if (ret) {
+		free(o);
+		return ret;
+	}
+	*out = o;
+	return 0;
+}
