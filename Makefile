@@ -32,6 +32,11 @@ INC_kernels   := kernels common
 INC_qemu      := qemu kernels common
 INC_host      := host qemu kernels initramfs runner common
 INC_tests     := tests host qemu kernels initramfs runner common
+# host/ is grouped by concern, one folder each (docs/architecture.md): its
+# sources and the tests see every host folder
+HOST_DIRS     := $(patsubst %/,%,$(sort $(dir $(wildcard host/*/*.[ch] host/*/*/*.[ch]))))
+INC_host      += $(HOST_DIRS)
+INC_tests     += $(HOST_DIRS)
 layer_inc = $(addprefix -I,$(INC_$(firstword $(subst /, ,$(1)))))
 
 WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
@@ -58,7 +63,7 @@ endif
 COMMON_SRC    := $(sort $(wildcard common/*.c))
 RUNNER_SRC    := $(filter-out runner/main.c,$(sort $(wildcard runner/*.c)))
 INITRAMFS_SRC := $(filter-out initramfs/main.c,$(sort $(wildcard initramfs/*.c)))
-HOST_SRC      := $(filter-out host/main.c,$(sort $(wildcard host/*.c qemu/*.c kernels/*.c)))
+HOST_SRC      := $(filter-out host/cli/main.c,$(sort $(wildcard $(addsuffix /*.c,$(HOST_DIRS)) qemu/*.c kernels/*.c)))
 TEST_SRC      := $(sort $(wildcard tests/*_test.c))
 # tests/e2e_check.c is a checker program run by tests/e2e.sh, not a unit test
 LIB_SRC       := $(COMMON_SRC) $(RUNNER_SRC) $(INITRAMFS_SRC) $(HOST_SRC)
@@ -111,7 +116,7 @@ $(eval $(call flavour,clang,$(CLANG),))
 $(eval $(call flavour,asan,$(CC),$(SAN)))
 $(eval $(call flavour,fuzz,$(CLANG),$(FUZZ_SAN)))
 
-$(O)/bootmark: $(O)/gcc/host/main.o $(O)/gcc/libbm.a
+$(O)/bootmark: $(O)/gcc/host/cli/main.o $(O)/gcc/libbm.a
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) -o $@ $^ -laio -lm $(SQLITE_LIBS)
 
@@ -172,7 +177,7 @@ CLANG_TESTS := $(addprefix $(O)/clang/tests/,$(TESTS))
 ASAN_TESTS  := $(addprefix $(O)/asan/tests/,$(TESTS))
 
 # the main.c files are outside libbm: compile them under clang too
-CLANG_MAINS := $(O)/clang/host/main.o $(O)/clang/runner/main.o $(O)/clang/initramfs/main.o
+CLANG_MAINS := $(O)/clang/host/cli/main.o $(O)/clang/runner/main.o $(O)/clang/initramfs/main.o
 
 # Every part runs through tests/check-step.sh: exit 77 is a skip (the part's "# SKIP"
 # line says why: lava-common is not in Debian 13, say), not a failure.  make check
