@@ -7,7 +7,7 @@
 #include <sys/types.h>
 
 #include "bench_boot.h"
-#include "boot.h"
+#include "qemu_boot.h"
 #include "profile.h"
 #include "proto.h"
 

@@ -12,7 +12,7 @@
 
 #include "bisect.h"
 #include "profile.h"
-#include "boot.h"
+#include "qemu_boot.h"
 #include "results.h"
 
 struct bm_bmetric {

@@ -14,6 +14,7 @@
 #include "export.h"
 #include "history.h"
 #include "json.h"
+#include "kernel.h"
 #include "outdir.h"
 #include "schema.h"
 #include "util.h"

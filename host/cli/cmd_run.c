@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "boot.h"
+#include "qemu_boot.h"
 #include "cli.h"
 #include "initrd.h"
 #include "history.h"

@@ -11,7 +11,7 @@
 #include <limits.h>
 #include <stddef.h>
 
-#include "boot.h"
+#include "qemu_boot.h"
 #include "kernel.h"
 #include "opts.h"
 #include "profile.h"

@@ -18,6 +18,7 @@
 #include <sqlite3.h>
 
 #include "boot.h"
+#include "kernel.h"
 #include "bootdirs.h"
 #include "history.h"
 #include "json.h"

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "boot.h"
+#include "qemu_boot.h"
 #include "json.h"
 #include "util.h"
 
@@ -21,6 +21,36 @@ struct meta_facts {
 	char why[160], said[200];
 	int fail_on_warning;
 };
+
+int bm_boot_load(const char *dir, const char *run, struct bm_results *r, struct bm_console *con)
+{
+	char path[PATH_MAX], *text = NULL;
+	size_t len = 0;
+	int rc;
+
+	memset(con, 0, sizeof(*con));
+	if (bm_path(path, sizeof(path), "%s/console.log", dir))
+		return -ENAMETOOLONG;
+	if (!bm_read_file(path, &text, &len, (size_t)1 << 30)) {
+		bm_console_scan(text, len, con);
+		free(text);
+	}
+	if (bm_path(path, sizeof(path), "%s/results.log", dir))
+		return -ENAMETOOLONG;
+	rc = bm_results_load(r, path, run);
+	if ((rc && rc != -ENOENT) || (!rc && r->max_seq))
+		goto out_source;
+	/* One shared UART (PXE boxes): the records are on the console. */
+	if (!rc)
+		bm_results_free(r);
+	snprintf(path, sizeof(path), "%s/console.log", dir);
+	rc = bm_results_load(r, path, run);
+	snprintf(r->source, sizeof(r->source), "console.log");
+	return rc;
+out_source:
+	snprintf(r->source, sizeof(r->source), "results.log");
+	return rc;
+}
 
 static long long num(const char *text, size_t len, const char *key, long long dflt)
 {

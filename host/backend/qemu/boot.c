@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "boot.h"
+#include "qemu_boot.h"
 #include "initrd.h"
 #include "profile.h"
 #include "sha256.h"
@@ -183,36 +183,6 @@ static int launch(const struct bm_run_cfg *c, struct bm_boot *b)
 		bm_msg("cannot start %s: %s", BM_QEMU_BIN, strerror(-rc));
 		b->w.verdict = BM_WATCH_NOSTART;
 	}
-	return rc;
-}
-
-int bm_boot_load(const char *dir, const char *run, struct bm_results *r, struct bm_console *con)
-{
-	char path[PATH_MAX], *text = NULL;
-	size_t len = 0;
-	int rc;
-
-	memset(con, 0, sizeof(*con));
-	if (bm_path(path, sizeof(path), "%s/console.log", dir))
-		return -ENAMETOOLONG;
-	if (!bm_read_file(path, &text, &len, (size_t)1 << 30)) {
-		bm_console_scan(text, len, con);
-		free(text);
-	}
-	if (bm_path(path, sizeof(path), "%s/results.log", dir))
-		return -ENAMETOOLONG;
-	rc = bm_results_load(r, path, run);
-	if ((rc && rc != -ENOENT) || (!rc && r->max_seq))
-		goto out_source;
-	/* One shared UART (PXE boxes): the records are on the console. */
-	if (!rc)
-		bm_results_free(r);
-	snprintf(path, sizeof(path), "%s/console.log", dir);
-	rc = bm_results_load(r, path, run);
-	snprintf(r->source, sizeof(r->source), "console.log");
-	return rc;
-out_source:
-	snprintf(r->source, sizeof(r->source), "results.log");
 	return rc;
 }
 

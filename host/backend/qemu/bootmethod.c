@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "boot.h"
+#include "qemu_boot.h"
 #include "util.h"
 
 const char *const bm_boot_method_choices[] = { "auto", "pvh", "bzimage", NULL };
