@@ -137,6 +137,7 @@ int bm_bisect_measure(void *arg, int cand, double *value, char *why, size_t whyl
 {
 	struct bm_bctx *x = arg;
 	struct bm_boot *b = calloc(1, sizeof(*b));
+	struct bm_qemu_req req;
 	int rc;
 
 	if (!b)
@@ -147,8 +148,11 @@ int bm_bisect_measure(void *arg, int cand, double *value, char *why, size_t whyl
 	if (rc)
 		goto out_free;
 	b->spec = x->specs[cand].text;
-	rc = bm_boot_one(x->c, &x->specs[cand], b);
-	if (rc)   /* infrastructure: reported by bm_boot_one; bisecting on is pointless */
+	req = (struct bm_qemu_req){
+		.r = { .backend = "qemu", .out = b->dir }, .c = x->c, .spec = &x->specs[cand], .b = b,
+	};
+	rc = bm_backend_boot(&req.r);
+	if (rc)   /* infrastructure: reported by the backend; bisecting on is pointless */
 		goto out_free_res;
 	if (x->methods)
 		snprintf(x->methods[cand], sizeof(x->methods[cand]), "%s", b->method.name);

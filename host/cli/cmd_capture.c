@@ -2,7 +2,8 @@
 /*
  * bootmark capture: a box's console -> OUT/<label>/ per run, as a QEMU run
  * writes them.  Options, the stop conditions, the summary and the PXE
- * queue; the work is in capture.c, capture_out.c and capture_src.c.
+ * queue; the work is the PXE backend's (host/backend/pxe/: follow.c, capture.c,
+ * capture_out.c and capture_src.c).
  */
 #include <errno.h>
 #include <limits.h>
@@ -12,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "backend.h"
 #include "bootdirs.h"
 #include "capture.h"
 #include "capture_src.h"
@@ -20,9 +22,6 @@
 #include "pxe.h"
 #include "outdir.h"
 #include "util.h"
-
-#define FLUSH_EVERY_S 5.0
-#define POLL_MS 500
 
 struct cap_opts {
 	char serial[PATH_MAX], tcp[300], file[PATH_MAX], out[PATH_MAX];
@@ -57,13 +56,6 @@ static const struct bm_opt cap_tab[] = {
 	  .len = PATH_MAX, .help = "add each run to this history as it ends (bootmark history)" },
 	BM_OPT_END,
 };
-
-static volatile sig_atomic_t stop_sig;
-
-static void on_signal(int sig)
-{
-	stop_sig = sig;
-}
 
 static void cap_usage(FILE *f)
 {
@@ -189,77 +181,17 @@ static int summary(const struct bm_cap *c)
 	return first;
 }
 
-static int loop(struct cap_ctx *x)
-{
-	const int live = x->src.kind != BM_SRC_FILE || x->src.follow;
-	double now = bm_src_now(), last_byte = now, last_flush = now;
-	char buf[65536];
-	ssize_t n;
-
-	while (!stop_sig) {
-		n = bm_src_read(&x->src, buf, sizeof(buf), POLL_MS);
-		now = bm_src_now();
-		if (n == -ENODATA)
-			break;
-		if (n < 0 && n != -EINTR) {
-			bm_msg("cannot read %s: %s", x->src.desc, strerror((int)-n));
-			return (int)n;
-		}
-		if (n > 0) {
-			bm_cap_feed(&x->cap, buf, (size_t)n, now);
-			last_byte = now;
-		}
-		if (live)
-			bm_cap_tick(&x->cap, now, (int)x->o.silence);
-		if (bm_cap_flush(&x->cap, live && now - last_flush >= FLUSH_EVERY_S))
-			return x->cap.werr;
-		if (now - last_flush >= FLUSH_EVERY_S)
-			last_flush = now;
-		if (x->o.runs && x->cap.ended >= x->o.runs)
-			break;
-		if (live && x->o.idle && now - last_byte >= x->o.idle) {
-			bm_msg("no byte for %lld s: stopping", x->o.idle);
-			break;
-		}
-	}
-	return 0;
-}
-
+/* The box's console into OUT/<label>/ per run, through the PXE backend's boot. */
 static int capture(struct cap_ctx *x)
 {
-	struct sigaction sa = { .sa_handler = on_signal };
+	struct bm_pxe_follow fw = {
+		.src = &x->src, .cap = &x->cap, .runs = x->o.runs, .idle = x->o.idle,
+		.silence = x->o.silence, .on_end = on_end, .end_arg = x,
+	};
+	struct bm_pxe_req req = { .r = { .backend = "pxe", .out = x->o.out }, .follow = &fw };
 	int rc;
 
-	/* the source first: a source that cannot be opened leaves no --out */
-	rc = bm_src_open(&x->src);
-	if (rc) {
-		bm_msg("cannot open %s: %s", x->src.desc, strerror(-rc));
-		return BM_EXIT_SYSTEM;
-	}
-	rc = bm_mkdir_p(x->o.out, 0755);
-	if (rc) {
-		bm_msg("cannot create %s: %s", x->o.out, strerror(-rc));
-		bm_src_close(&x->src);
-		return BM_EXIT_SYSTEM;
-	}
-	/* no SA_RESTART: a signal ends the poll at once */
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	bm_cap_init(&x->cap, x->o.out);
-	x->cap.source = x->src.desc;
-	x->cap.on_end = on_end;
-	x->cap.end_arg = x;
-	if (x->src.kind != BM_SRC_FILE || x->src.follow)
-		x->cap.progress = stdout;
-	rc = loop(x);
-	if (stop_sig)
-		bm_msg("%s: finishing the files", strsignal(stop_sig));
-	if (bm_cap_finish(&x->cap) && !rc)
-		rc = x->cap.werr;
-	bm_src_close(&x->src);
-	if (x->cap.progress)
-		fflush(stdout);
+	rc = bm_backend_boot(&req.r);
 	rc = rc || x->hist_failed ? BM_EXIT_SYSTEM : summary(&x->cap);
 	bm_cap_free(&x->cap);
 	return rc;

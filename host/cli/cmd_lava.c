@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend.h"
 #include "cli.h"
 #include "lava.h"
 #include "setup.h"
@@ -102,9 +103,8 @@ int bm_cmd_lava(int argc, char **argv)
 {
 	struct bm_lava_opts o;
 	static struct bm_setup s;
-	char err[512], *buf = NULL;
-	size_t len = 0;
-	FILE *f;
+	struct bm_lava_req req = { .r = { .backend = "lava", .out = o.out } };
+	char err[512];
 	int rc;
 
 	rc = parse(&o, argc, argv);
@@ -117,33 +117,7 @@ int bm_cmd_lava(int argc, char **argv)
 	/* a job for a suite that does not exist, or does not parse, is bad input */
 	if (bm_setup_configs(&s, o.configs, o.suite, o.fs))
 		return BM_EXIT_USAGE;
-	/* the whole job first: a failure leaves no half-written file */
-	f = open_memstream(&buf, &len);
-	if (!f) {
-		bm_msg("cannot build the job: %s", strerror(errno));
-		return BM_EXIT_SYSTEM;
-	}
-	rc = bm_lava_write(f, &o);
-	if (fclose(f) && !rc)
-		rc = -errno;
-	if (rc) {
-		bm_msg("cannot build the job: %s", strerror(-rc));
-		rc = BM_EXIT_SYSTEM;
-		goto out_free_buf;
-	}
-	if (o.out[0] && bm_out_plan_file(o.out, -1)) {
-		rc = BM_EXIT_USAGE;
-		goto out_free_buf;
-	}
-	if (o.out[0])
-		rc = bm_write_file_atomic(o.out, buf, len);
-	else if (fwrite(buf, 1, len, stdout) != len || fflush(stdout))
-		rc = errno ? -errno : -EIO;
-	if (rc) {
-		bm_msg("cannot write %s: %s", o.out[0] ? o.out : "standard output", strerror(-rc));
-		rc = BM_EXIT_SYSTEM;
-	}
-out_free_buf:
-	free(buf);
-	return rc;
+	req.o = &o;
+	rc = bm_backend_prepare(&req.r);
+	return !rc ? BM_EXIT_OK : req.refused ? BM_EXIT_USAGE : BM_EXIT_SYSTEM;
 }

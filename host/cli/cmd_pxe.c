@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "backend.h"
 #include "cli.h"
 #include "initrd.h"
 #include "pxe.h"
@@ -239,179 +240,19 @@ static int check_input(struct plan *p)
 	return 0;
 }
 
-/* src to dst through dst.tmp and rename: a box never reads half a file. */
-static int copy_atomic(const char *src, const char *dst)
+/* The TFTP tree, through the PXE backend (backend.h). */
+static int prepare(struct plan *p)
 {
-	char tmp[PATH_MAX];
-	int fd, rc;
-
-	fd = bm_out_tmp(dst, tmp, sizeof(tmp));
-	if (fd < 0) {
-		rc = fd;
-		goto out_msg;
-	}
-	rc = bm_append_file(fd, src);
-	if (!rc && fsync(fd))
-		rc = -errno;
-	if (close(fd) && !rc)
-		rc = -errno;
-	if (!rc && rename(tmp, dst))
-		rc = -errno;
-	if (rc)
-		unlink(tmp);
-out_msg:
-	if (rc)
-		bm_msg("cannot copy %s to %s: %s", src, dst, strerror(-rc));
-	return rc;
-}
-
-/* TFTPDIR/bootmark/<label>/{vmlinuz,initrd.img}; desc says what the initrd holds. */
-static int write_kernel(struct plan *p, int i, char *desc, size_t desclen)
-{
-	char dir[PATH_MAX], work[PATH_MAX], vml[PATH_MAX], initrd[PATH_MAX];
-	struct bm_kernel k;
-	struct bm_initrd_req req = {
-		.k = &k, .tools_dir = p->s.exe, .image = p->s.image, .modules = p->s.modules,
-		.out = initrd, .workdir = work, .cacheable = p->spec[i].kind == BM_KSPEC_DEB,
-		.configs = p->s.configs, .suite = p->o.suite, .fs = p->o.fs,
+	struct bm_pxe_tree t = {
+		.pxelinux = p->o.pxelinux, .modules_dir = p->o.modules_dir,
+		.suite = p->o.suite, .fs = p->o.fs, .run_seed = p->o.run_seed,
+		.ipxe_base = p->o.ipxe_base, .tools_dir = p->s.exe, .image = p->s.image,
+		.modules = p->s.modules, .configs = p->s.configs,
+		.spec = p->spec, .label = p->label, .nk = p->nk, .mac = p->mac, .a = &p->a,
 	};
-	int rc;
+	struct bm_pxe_req req = { .r = { .backend = "pxe", .out = p->o.out }, .tree = &t };
 
-	rc = bm_kernel_resolve(&p->spec[i], 1, &k);
-	if (rc) {
-		bm_msg("kernel %s is not available", p->spec[i].text);
-		return rc;
-	}
-	if (bm_path(dir, sizeof(dir), "%s/bootmark/%s", p->o.out, p->label[i]) ||
-	    bm_path(work, sizeof(work), "%s/bootmark/.work-%s", p->o.out, p->label[i]) ||
-	    bm_path(vml, sizeof(vml), "%s/vmlinuz", dir) ||
-	    bm_path(initrd, sizeof(initrd), "%s/initrd.img", dir))
-		return -ENAMETOOLONG;
-	rc = bm_mkdir_p(dir, 0755);
-	if (rc) {
-		bm_msg("cannot create %s: %s", dir, strerror(-rc));
-		return rc;
-	}
-	rc = copy_atomic(k.vmlinuz, vml);
-	if (!rc)
-		rc = bm_initrd_build(&req, desc, desclen);
-	bm_rm_rf(work);
-	return rc;
-}
-
-static int write_loader(struct plan *p)
-{
-	char src[PATH_MAX], dst[PATH_MAX];
-
-	if (bm_path(dst, sizeof(dst), "%s/pxelinux.0", p->o.out) || copy_atomic(p->o.pxelinux, dst))
-		return -EIO;
-	if (bm_path(src, sizeof(src), "%s/ldlinux.c32", p->o.modules_dir) ||
-	    bm_path(dst, sizeof(dst), "%s/ldlinux.c32", p->o.out) || copy_atomic(src, dst))
-		return -EIO;
-	return 0;
-}
-
-/* Entries of who ("default" or the MAC); a queue reboots into its next entry. */
-static int make_entries(struct plan *p, const char *who, int queue, struct bm_pxe_entry *e)
-{
-	int i, rc;
-
-	for (i = 0; i < p->nk; i++) {
-		rc = bm_pxe_run_id(p->o.run_seed, who, i, e[i].run);
-		if (rc)
-			return rc;
-		snprintf(e[i].label, sizeof(e[i].label), "%s", p->label[i]);
-		e[i].state = queue && i == 0 ? BM_PXE_CURRENT : BM_PXE_PENDING;
-		rc = bm_pxe_cmdline(&p->a, e[i].run, queue && i + 1 < p->nk ? "reboot" : "poweroff",
-				    p->spec[i].args, e[i].cmdline, sizeof(e[i].cmdline));
-		if (rc)
-			return rc;
-	}
-	return 0;
-}
-
-/* TFTPDIR/bootmark/tree.txt: what is where, without run ids (same bytes on a re-run). */
-static int write_readme(struct plan *p, char desc[][PATH_MAX * 2 + 8])
-{
-	char path[PATH_MAX], *text = NULL;
-	size_t len = 0;
-	FILE *f;
-	int i, rc;
-
-	if (bm_path(path, sizeof(path), "%s/bootmark/tree.txt", p->o.out))
-		return -ENAMETOOLONG;
-	f = open_memstream(&text, &len);
-	if (!f)
-		return -errno;
-	fprintf(f, "bootmark-pxe-tree 1\n# written by bootmark pxe: suite %s, fs %s\n"
-		   "pxelinux.0                  %s\nldlinux.c32                 %s/ldlinux.c32\n"
-		   "pxelinux.cfg/default        every kernel as a LABEL, the first is DEFAULT\n"
-		   "bootmark.ipxe               iPXE: chains bootmark-<mac>.ipxe if the box has one,\n"
-		   "                            else boots the first kernel\n",
-		p->o.suite, p->o.fs, p->o.pxelinux, p->o.modules_dir);
-	for (i = 0; i < p->nk; i++)
-		fprintf(f, "bootmark/%s/  --kernel %s\n    initrd.img = %s\n", p->label[i],
-			p->spec[i].text, desc[i]);
-	if (p->mac[0])
-		fprintf(f, "pxelinux.cfg/01-%s, bootmark-%s.ipxe: box %s, its current entry\n"
-			   "bootmark/queue-%s: its queue\n", p->mac, p->mac, p->mac, p->mac);
-	rc = ferror(f) ? -ENOMEM : 0;
-	if (fclose(f) && !rc)
-		rc = -ENOMEM;
-	if (!rc)
-		rc = bm_write_file_atomic(path, text, len);
-	free(text);
-	return rc;
-}
-
-static int write_tree(struct plan *p)
-{
-	/* static: a few hundred KiB, too much for the stack; one call per process */
-	static struct bm_pxe_entry def[BM_PXE_MAX];
-	static struct bm_pxe_queue q;
-	static char desc[BM_PXE_MAX][PATH_MAX * 2 + 8];
-	char path[PATH_MAX], err[PATH_MAX + 256] = "";
-	int i, rc;
-
-	if (bm_path(path, sizeof(path), "%s/pxelinux.cfg", p->o.out))
-		return -ENAMETOOLONG;
-	rc = bm_mkdir_p(path, 0755);
-	if (!rc && !bm_path(path, sizeof(path), "%s/bootmark", p->o.out))
-		rc = bm_mkdir_p(path, 0755);
-	if (rc) {
-		bm_msg("cannot create %s: %s", path, strerror(-rc));
-		return rc;
-	}
-	if (write_loader(p))
-		return -EIO;
-	for (i = 0; i < p->nk; i++) {
-		rc = write_kernel(p, i, desc[i], sizeof(desc[i]));
-		if (rc)
-			return rc;
-		printf("%s: bootmark/%s/\n", p->spec[i].text, p->label[i]);
-	}
-	rc = make_entries(p, "default", 0, def);
-	if (!rc)
-		rc = bm_pxe_write_default(p->o.out, def, p->nk, p->o.ipxe_base, 1, err, sizeof(err));
-	if (!rc && p->mac[0]) {
-		memset(&q, 0, sizeof(q));
-		snprintf(q.mac, sizeof(q.mac), "%s", p->mac);
-		snprintf(q.ipxe_base, sizeof(q.ipxe_base), "%s", p->o.ipxe_base);
-		q.n = p->nk;
-		rc = make_entries(p, p->mac, 1, q.e);
-		if (!rc)
-			rc = bm_pxe_write_box(p->o.out, &q, err, sizeof(err));
-	}
-	if (rc) {
-		bm_msg("%s", err[0] ? err : strerror(-rc));
-		return rc;
-	}
-	rc = write_readme(p, desc);
-	if (rc)
-		bm_msg("cannot write %s/bootmark/tree.txt: %s", p->o.out, strerror(-rc));
-	for (i = 0; !rc && p->mac[0] && i < p->nk; i++)
-		printf("box %s, boot %d: %s run %s\n", p->mac, i + 1, q.e[i].label, q.e[i].run);
-	return rc;
+	return bm_backend_prepare(&req.r);
 }
 
 /* What the box boots now, from its queue file. */
@@ -486,7 +327,7 @@ int bm_cmd_pxe(int argc, char **argv)
 		rc = rc == -ENOENT ? BM_EXIT_SYSTEM : BM_EXIT_USAGE;
 		goto out_free;
 	}
-	rc = write_tree(p) ? BM_EXIT_SYSTEM : BM_EXIT_OK;
+	rc = prepare(p) ? BM_EXIT_SYSTEM : BM_EXIT_OK;
 	if (!rc)
 		printf("TFTP tree in %s (see %s/bootmark/tree.txt)\n", p->o.out, p->o.out);
 out_free:

@@ -251,6 +251,10 @@ static int plan_run(struct plan *p, int argc, char **argv)
 static void boot_one(struct plan *p, const struct bm_run_cfg *c, struct bm_boot *b,
 		     int i, int r, int n, int *infra)
 {
+	struct bm_qemu_req req = {
+		.r = { .backend = "qemu", .out = b->dir }, .c = c, .spec = &p->spec[i], .b = b,
+	};
+
 	if (p->o.repeat > 1)
 		/* the release is cut, never the round: ".b" and ten digits always fit */
 		snprintf(b->label, sizeof(b->label), "%.*s.b%d", (int)sizeof(b->label) - 13,
@@ -261,7 +265,7 @@ static void boot_one(struct plan *p, const struct bm_run_cfg *c, struct bm_boot 
 	b->spec = p->spec[i].text;
 	/* with --repeat auto the total is the cap: an upper bound */
 	bm_progress_init(&p->prog, &p->s.tests, b->label, n + 1, (int)(p->nk * p->o.repeat), stdout);
-	if (bm_boot_one(c, &p->spec[i], b))
+	if (bm_backend_boot(&req.r))
 		(*infra)++;
 	bm_msg("%s: %s%s%s", b->label, bm_status_name(b->res.status),
 	       b->res.status_why[0] ? ": " : "", b->res.status_why);

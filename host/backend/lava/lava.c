@@ -8,6 +8,7 @@
 
 #include "lava.h"
 #include "opts.h"
+#include "outdir.h"
 #include "util.h"
 
 /* Minutes of the deploy and boot actions; the test gets the rest of the job. */
@@ -399,3 +400,51 @@ int bm_lava_write(FILE *f, const struct bm_lava_opts *o)
 	write_actions(f, o, job, args);
 	return ferror(f) ? -EIO : 0;
 }
+
+static int lava_prepare(struct bm_backend_req *req)
+{
+	struct bm_lava_req *q = container_of(req, struct bm_lava_req, r);
+	const char *out = req->out;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	int rc;
+
+	/* the whole job first: a failure leaves no half-written file */
+	f = open_memstream(&buf, &len);
+	if (!f) {
+		rc = -errno;
+		bm_msg("cannot build the job: %s", strerror(-rc));
+		return rc;
+	}
+	rc = bm_lava_write(f, q->o);
+	if (fclose(f) && !rc)
+		rc = -errno;
+	if (rc) {
+		bm_msg("cannot build the job: %s", strerror(-rc));
+		goto out_free_buf;
+	}
+	if (out[0]) {
+		rc = bm_out_plan_file(out, -1);
+		if (rc) {
+			q->refused = 1;
+			goto out_free_buf;
+		}
+	}
+	if (out[0])
+		rc = bm_write_file_atomic(out, buf, len);
+	else if (fwrite(buf, 1, len, stdout) != len || fflush(stdout))
+		rc = errno ? -errno : -EIO;
+	if (rc)
+		bm_msg("cannot write %s: %s", out[0] ? out : "standard output", strerror(-rc));
+out_free_buf:
+	free(buf);
+	return rc;
+}
+
+const struct bm_backend_ops bm_backend_lava = {
+	.name = "lava",
+	.help = "bootmark lava writes a LAVA job; LAVA boots the box, bootmark parse of the "
+		"job's log leaves the results folder",
+	.prepare = lava_prepare,
+};

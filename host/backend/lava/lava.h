@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "backend.h"
+
 /* The format of the generated job, in its header and its metadata. */
 #define BM_LAVA_JOB_FORMAT 1
 
@@ -58,5 +60,18 @@ int bm_lava_kernel_args(const struct bm_lava_opts *o, char *buf, size_t len);
 /* Writes the job YAML of checked options; the same options give the same bytes.
  * 0 or -errno. */
 int bm_lava_write(FILE *f, const struct bm_lava_opts *o);
+
+/*
+ * The LAVA backend (backend.h): LAVA boots the box, bootmark never sees it.
+ * prepare writes the job of checked options to r.out ("" = standard
+ * output), whole or not at all; the results folder of a job is "bootmark
+ * parse" of its log (docs/lava.md).  0 or -errno (reported); refused is set
+ * when r.out is a name bootmark will not write (bad input).
+ */
+struct bm_lava_req {
+	struct bm_backend_req r;
+	const struct bm_lava_opts *o;
+	int refused;
+};
 
 #endif

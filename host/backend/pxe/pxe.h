@@ -10,6 +10,9 @@
 
 #include <stddef.h>
 
+#include "backend.h"
+#include "capture.h"
+
 /* "52:54:00:12:34:56" (any case, ':' or '-') -> "52-54-00-12-34-56".  0 or -EINVAL. */
 int bm_pxe_mac_norm(const char *mac, char *out, size_t len);
 
@@ -95,5 +98,49 @@ int bm_pxe_write_box(const char *tftpdir, const struct bm_pxe_queue *q, char *er
 /* Writes pxelinux.cfg/default and bootmark.ipxe for entries e[0..n). */
 int bm_pxe_write_default(const char *tftpdir, const struct bm_pxe_entry *e, int n,
 			 const char *ipxe_base, int chain_mac, char *err, size_t errlen);
+
+/* ---- the PXE backend (backend.h): a box boots from the tree, bootmark follows it ---- */
+
+struct bm_kspec;
+struct bm_src;
+
+/* prepare: the TFTP tree for nk checked kernels (cmd_pxe.c checks them). */
+struct bm_pxe_tree {
+	const char *out;            /* set from r.out: the TFTP root */
+	const char *pxelinux;       /* pxelinux.0 to copy */
+	const char *modules_dir;    /* where ldlinux.c32 is */
+	const char *suite, *fs;
+	const char *run_seed;       /* "" = random run ids */
+	const char *ipxe_base;      /* "" = paths relative to the script */
+	const char *tools_dir, *image, *modules, *configs;  /* as bm_initrd_req's */
+	struct bm_kspec *spec;      /* the kernels, */
+	char (*label)[BM_PXE_LABEL_MAX];  /* their folders in TFTPDIR/bootmark/ */
+	int nk;
+	const char *mac;            /* normalised; "" = no box queue */
+	const struct bm_pxe_args *a;
+};
+
+/* boot: a box's console followed (bootmark capture) into OUT/<label>/ per run. */
+struct bm_pxe_follow {
+	struct bm_src *src;         /* parsed, not yet open; closed at the end */
+	struct bm_cap *cap;         /* bm_cap_init'd with r.out here; the caller frees it */
+	long long runs;             /* stop after this many runs ended; 0 = no limit */
+	long long idle;             /* stop after this many s without a byte; 0 = never */
+	long long silence;          /* a live run silent this long is a hang; 0 = never */
+	bm_cap_end_fn on_end;       /* each run that ended (history, the box's queue) */
+	void *end_arg;
+};
+
+/* The request of the PXE backend: r.out is the TFTP root for prepare (tree),
+ * the results folder for boot (follow); each step reads its own part. */
+struct bm_pxe_req {
+	struct bm_backend_req r;
+	struct bm_pxe_tree *tree;
+	struct bm_pxe_follow *follow;
+};
+
+/* The backend's steps (tree.c, follow.c); reached through bm_backend_*. */
+int bm_pxe_prepare(struct bm_backend_req *req);
+int bm_pxe_follow(struct bm_backend_req *req);
 
 #endif

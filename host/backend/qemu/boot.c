@@ -282,3 +282,16 @@ int bm_boot_one(const struct bm_run_cfg *c, struct bm_kspec *spec, struct bm_boo
 		unlink(b->disk);
 	return rc;
 }
+
+static int qemu_boot(struct bm_backend_req *req)
+{
+	struct bm_qemu_req *q = container_of(req, struct bm_qemu_req, r);
+
+	return bm_boot_one(q->c, q->spec, q->b);
+}
+
+const struct bm_backend_ops bm_backend_qemu = {
+	.name = "qemu",
+	.help = "bootmark run boots each kernel in QEMU under the watchdog and leaves OUT/<label>/",
+	.boot = qemu_boot,
+};

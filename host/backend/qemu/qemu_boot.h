@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The QEMU backend: one boot of one kernel in QEMU, and the files it leaves
- * in OUT/<label>/.  The launcher itself (argv, KVM probe, watchdog,
+ * The QEMU backend (backend.h): one boot of one kernel in QEMU, and the files
+ * it leaves in OUT/<label>/.  The launcher itself (argv, KVM probe, watchdog,
  * stop on signals) is the top-level qemu/ library.
  */
 #ifndef BM_QEMU_BOOT_H
@@ -10,6 +10,7 @@
 #include <limits.h>
 #include <stdio.h>
 
+#include "backend.h"
 #include "boot.h"
 #include "hostload.h"
 #include "kernel.h"
@@ -108,6 +109,15 @@ int bm_boot_prepare(const struct bm_run_cfg *c, struct bm_kspec *spec, struct bm
 /* The QEMU configuration bm_boot_one boots b with (b->kvm must be set). */
 void bm_boot_qemu_cfg(const struct bm_run_cfg *c, const struct bm_boot *b, const char *con,
 		      const char *res, struct bm_qemu_cfg *q);
+
+/* The request of the QEMU backend's boot: bm_boot_one's arguments; r.out is
+ * b->dir.  Returns as bm_boot_one. */
+struct bm_qemu_req {
+	struct bm_backend_req r;
+	const struct bm_run_cfg *c;
+	struct bm_kspec *spec;
+	struct bm_boot *b;
+};
 
 /* Every name a boot writes in OUT/<label>/, NULL-terminated (outdir.h checks). */
 extern const char *const bm_boot_files[];
