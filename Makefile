@@ -98,7 +98,7 @@ $(O)/bootmark-runner: $(MUSL_OBJ) $(MUSL_LIB) $(AIO_DIR)/libaio.a
 	$(Q)$(MUSL_CC) -static -o $@ $(MUSL_OBJ) $(MUSL_LIB) -L$(AIO_DIR) -laio
 
 # --- host objects: one tree per flavour (gcc, clang, asan) ----------------------------
-# Debian's libsqlite3 (bootmark history, host/history_db.c) is linked into the host
+# Debian's libsqlite3 (bootmark history, host/history/history_db.c) is linked into the host
 # tool and the host tests only: the runner is static musl and knows nothing of it.
 SQLITE_LIBS := -lsqlite3
 define flavour
@@ -156,7 +156,7 @@ $(O)/base.cpio: $(O)/base.list $(O)/bm-mkinitramfs
 $(O)/base.cpio.xz: $(O)/base.cpio
 	$(Q)xz -T1 -9 --check=crc32 -c $< > $@.tmp && mv $@.tmp $@
 
-# What kernels with CONFIG_RD_ZSTD boot (host/initrd.c): it unpacks much faster.
+# What kernels with CONFIG_RD_ZSTD boot (host/backend/initrd.c): it unpacks much faster.
 $(O)/base.cpio.zst: $(O)/base.cpio
 	$(Q)zstd -q -19 -c $< > $@.tmp && mv $@.tmp $@
 

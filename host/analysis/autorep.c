@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* Adaptive repeat decision (host/autorep.h). */
+/* Adaptive repeat decision (host/analysis/autorep.h). */
 #include <math.h>
 
 #include "autorep.h"

@@ -2,7 +2,7 @@
 /*
  * "bootmark compare": R records of many boots grouped by (workload, test,
  * fs, metric) and kernel, summarized and tested against the first kernel
- * (the baseline).  host/compare.c builds the rows, host/compare_out.c
+ * (the baseline).  host/analysis/compare.c builds the rows, host/report/compare_out.c
  * prints them; the rules are in docs/results.md ("Comparing kernels").
  */
 #ifndef BM_COMPARE_H
@@ -54,7 +54,7 @@ struct bm_cmp_rule_text {
 int bm_cmp_parse_rules(const struct bm_cmp_rule_text *t, struct bm_cmp_rules *r);
 /* 1 when a move of a center from base to center is a change's size under r:
  * |change| >= min_change % of |base| and, for times in s or min, >= min_abs_time
- * (host/cmpverdict.c; history changes applies it too). */
+ * (host/analysis/cmpverdict.c; history changes applies it too). */
 int bm_cmp_big_change(double base, double center, const char *unit,
 		      const struct bm_cmp_rules *r);
 
@@ -134,7 +134,7 @@ int bm_cmp_add_dir(struct bm_cmp *c, const char *dir);
 /* Groups, tests and decides; call once after the last bm_cmp_add_dir.
  * 0 or -ENOMEM. */
 int bm_cmp_build(struct bm_cmp *c, const struct bm_cmp_rules *rules);
-/* host/cmpverdict.c, called by bm_cmp_build on the sorted rows: q-values,
+/* host/analysis/cmpverdict.c, called by bm_cmp_build on the sorted rows: q-values,
  * changes, headline groups and the summary entries.  0 or -ENOMEM. */
 int bm_cmp_decide(struct bm_cmp *c);
 /* "dd/dd64r/ext4": the group of a row as JSON and CSV name it. */
@@ -146,7 +146,7 @@ int bm_cmp_boot_missing(const struct bm_cmp_boot *b);
 const char *bm_cmp_boot_note(const struct bm_cmp_boot *b);
 
 void bm_cmp_print(FILE *f, const struct bm_cmp *c, const struct bm_compare_opts *o);
-/* host/compare_mmtests.c: the rows as mmtests' compare-kernels lays them out. */
+/* host/report/compare_mmtests.c: the rows as mmtests' compare-kernels lays them out. */
 void bm_cmp_print_mmtests(FILE *f, const struct bm_cmp *c);
 /* A value as the compare tables show it ("-" for NAN); returns buf. */
 const char *bm_cmp_num(char *buf, size_t len, double v);
@@ -155,7 +155,7 @@ const char *bm_cmp_pval(char *buf, size_t len, double p);
 /* The rules in one sentence, as the summaries open. */
 void bm_cmp_rules_line(char *buf, size_t len, const struct bm_cmp *c);
 
-/* host/compare_sum.c: the summary.  "regression", "improvement", "changed"
+/* host/report/compare_sum.c: the summary.  "regression", "improvement", "changed"
  * (no better direction) or "unchanged". */
 const char *bm_cmp_verdict_word(const struct bm_cmp_row *r);
 /* "1.50 vs 1.00 s (+50.00%, p=0.0002, q=0.0005)": a row against the baseline. */
@@ -172,7 +172,7 @@ struct bm_json;
 void bm_cmp_json_summary(struct bm_json *j, const struct bm_cmp *c);
 
 /*
- * The host's load behind the boots (host/compare_load.c; docs/reliability.md,
+ * The host's load behind the boots (host/analysis/compare_load.c; docs/reliability.md,
  * "Shared hosts"): 1 when the kernels' boots ran under different load (the
  * share of disturbed boots differs, or others' mean CPU share by more than 10
  * points), with a line per kernel; printed as a section of its own when it

@@ -2,7 +2,7 @@
 /*
  * The host's load behind a comparison (compare.h).  Under TCG a kernel that
  * looks 20% slower may only have shared the host with another QEMU; the
- * boots' meta.json say so (host/hostload.c), and compare and report say it
+ * boots' meta.json say so (host/backend/hostload.c), and compare and report say it
  * next to their verdicts instead of letting the reader guess.
  */
 #include <math.h>

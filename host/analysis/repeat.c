@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* Samples, round log and repeat.json of --repeat auto (host/repeat.h). */
+/* Samples, round log and repeat.json of --repeat auto (host/analysis/repeat.h). */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
  * Samples and rounds of "bootmark run --repeat auto": the headline values
  * of each kernel's completed boots (one value per boot: the mean of the
  * boot's records for that key), the per-round verdicts, OUT/repeat.json.
- * The decision itself is host/autorep.c.
+ * The decision itself is host/analysis/autorep.c.
  */
 #ifndef BM_REPEAT_H
 #define BM_REPEAT_H

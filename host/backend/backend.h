@@ -39,8 +39,8 @@ struct bm_backend_ops {
 	/*
 	 * Boots a box (qemu) or follows one (pxe: its console) and leaves a
 	 * results folder per boot under req->out.  NULL when bootmark never
-	 * sees the box (lava: LAVA boots it; bootmark parse LOG --out DIR makes
-	 * the folder of its log).  0 or -errno (reported); a boot that failed
+	 * sees the box (lava: LAVA boots it; its log saved as DIR/console.log
+	 * is the folder, bootmark parse LOG --out DIR adds results.json).  0 or -errno (reported); a boot that failed
 	 * is a verdict in its folder, not an error here.
 	 */
 	int (*boot)(struct bm_backend_req *req);

@@ -5,7 +5,7 @@
  * holds the tree's, so a suite of the user's own (--configs DIR) would never
  * reach it.  Each boot's initrd therefore ends with a small archive of exactly
  * the suite and the profiles the run names, taken from the configs folder the
- * host validated (host/setup.c); the kernel unpacks it after the base and the
+ * host validated (host/cli/setup.c); the kernel unpacks it after the base and the
  * files replace the base's of the same name.  The archive is named by a hash
  * of what it holds, so the same inputs give the same bytes and one file.
  */
@@ -26,7 +26,7 @@
 #include "util.h"
 
 #define CFG_FILE_MAX (1 << 20)
-#define CFG_MAX (1 + 8)  /* the suite and up to 8 profiles (host/setup.h) */
+#define CFG_MAX (1 + 8)  /* the suite and up to 8 profiles (host/cli/setup.h) */
 
 /* The key: every name and its bytes, and the compression. */
 static int key_add(struct bm_sha256 *h, const char *name, const char *path)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The host's load over one boot (host/hostload.c): load average, CPU busy,
+ * The host's load over one boot (host/backend/hostload.c): load average, CPU busy,
  * steal and iowait shares from /proc/stat, the share of CPU time not spent
  * by the boot's own QEMU, and the other QEMU processes seen.  meta.json keeps
  * it as load_* keys (docs/results.md); bm_load_disturbed() is the rule by

@@ -20,7 +20,7 @@ struct bm_initrd_req {
 	const char *out;         /* initrd.img to write */
 	const char *workdir;     /* for uncached (local) module archives */
 	int cacheable;           /* Debian kernels: the release names the files */
-	/* The run's own suite and profiles (host/cfgarch.c), appended last; NULL
+	/* The run's own suite and profiles (host/backend/cfgarch.c), appended last; NULL
 	 * configs = none (the base image's apply). */
 	const char *configs, *suite, *fs;
 	char *config_out;        /* the config archive's path, when one was made */

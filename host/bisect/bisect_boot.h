@@ -2,7 +2,7 @@
 /*
  * What "bisect" and "bisect-step" share around a boot: the metric they
  * judge by (WORKLOAD.VARIANT.METRIC on one filesystem), its value in one
- * boot's results, and the measure callback of host/bisect_run.h that boots
+ * boot's results, and the measure callback of host/bisect/bisect_run.h that boots
  * a candidate into OUT/c<NN>.b<K>/.
  */
 #ifndef BM_BISECT_BOOT_H

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* The bisection loop over a measure callback (host/bisect_run.h). */
+/* The bisection loop over a measure callback (host/bisect/bisect_run.h). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>

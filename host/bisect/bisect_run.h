@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The bisection loop of "bootmark bisect", over a measure callback: real
- * boots in host/cmd_bisect.c, simulated ones in tests/host_bisect_test.c.
+ * boots in host/cli/cmd_bisect.c, simulated ones in tests/host_bisect_test.c.
  *
  *   1. Both ends, interleaved (good, bad, good, ...), --repeat samples each;
  *      while they differ by the threshold but not yet significantly, one
  *      more sample each up to --repeat-max.  No difference: stop.
  *   2. The candidate bm_search_next picks: --min-repeat samples, then one
  *      more at a time while the verdict is UNKNOWN (Wald's sequential test,
- *      host/bisect.h), up to --repeat-max, after which it counts as SKIP.
+ *      host/bisect/bisect.h), up to --repeat-max, after which it counts as SKIP.
  *      The first boot that fails ends it as SKIP (one boot spent, as git
  *      skips a commit that does not build).
  *   3. Until no untested candidate is left between the last good and the

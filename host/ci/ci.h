@@ -7,8 +7,8 @@
  * auto), and leaves in OUT the run, compare's text and JSON, the HTML
  * report, JUnit and TAP and ci.json; it exits with the gate's code.
  *
- * host/cmd_ci.c: options, the plan, the run; host/ci_kernel.c: the kernels;
- * host/ci_out.c: the earlier job's boots and every file of OUT.
+ * host/cli/cmd_ci.c: options, the plan, the run; host/ci/ci_kernel.c: the kernels;
+ * host/ci/ci_out.c: the earlier job's boots and every file of OUT.
  */
 #ifndef BM_CI_H
 #define BM_CI_H
@@ -50,14 +50,14 @@ struct bm_ci {
 	int nbase_boots;                    /* copied from the earlier job */
 };
 
-/* host/ci_kernel.c.  The candidate's spec from --src (built) or --kernel;
+/* host/ci/ci_kernel.c.  The candidate's spec from --src (built) or --kernel;
  * the baseline's from --baseline or --baseline-rev (built, cached by
  * commit).  0, -EINVAL bad input (reported), BM_KBUILD_FAILED, or -errno. */
 int bm_ci_resolve_rev(struct bm_ci *ci);
 int bm_ci_candidate(struct bm_ci *ci);
 int bm_ci_baseline(struct bm_ci *ci);
 
-/* host/ci_out.c.  Finds the earlier job's boots (checks only; 0 or -EINVAL). */
+/* host/ci/ci_out.c.  Finds the earlier job's boots (checks only; 0 or -EINVAL). */
 int bm_ci_find_earlier(struct bm_ci *ci);
 /* Copies them to OUT/baseline/baseline.bN (logs and meta, no disk or initrd). */
 int bm_ci_copy_earlier(struct bm_ci *ci);

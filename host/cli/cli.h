@@ -51,7 +51,7 @@ void bm_cli_help(FILE *f, const struct bm_opt *tab);
  * option of tab that LEAD and TAIL do not name (as --name) and OMIT (names
  * separated by spaces: options of another form) does not list follows, in
  * table order and in brackets: a switch alone, else with its metavariable
- * (host/cli.c's table) or its choices.  Any member but cmd may be NULL.
+ * (host/cli/cli.c's table) or its choices.  Any member but cmd may be NULL.
  */
 struct bm_usage {
 	const char *cmd;            /* "bootmark run", "bootmark kernel build" */

@@ -3,7 +3,7 @@
  * bootmark bisect --candidates FILE --metric W.V.M: the first candidate of
  * an ordered list whose metric moved from the first's towards the last's
  * (or, with --boot, the first that does not complete).  Rules and error
- * rates: docs/bisect.md; the loop: host/bisect_run.c.
+ * rates: docs/bisect.md; the loop: host/bisect/bisect_run.c.
  */
 #include <errno.h>
 #include <limits.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * bootmark ci: the whole CI job in one command (host/ci.h, docs/ci.md).
+ * bootmark ci: the whole CI job in one command (host/ci/ci.h, docs/ci.md).
  * Everything is checked before OUT is created; the boots are "bootmark run"
  * itself, started from this executable, so a job boots exactly as a person
  * would, with the same checks, signals and files.

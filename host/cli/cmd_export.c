@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* bootmark export --format json|csv|kcidb DIR...: tidy rows from run directories,
- * or one KCIDB document (host/kcidb.c). */
+ * or one KCIDB document (host/report/kcidb.c). */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>

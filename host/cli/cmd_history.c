@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * bootmark history add|series|changes|boots|report|bisect: the results
- * store and what is read from it (host/history.h, docs/history.md).
+ * store and what is read from it (host/history/history.h, docs/history.md).
  */
 #include <errno.h>
 #include <limits.h>

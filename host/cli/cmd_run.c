@@ -276,7 +276,7 @@ static void boot_one(struct plan *p, const struct bm_run_cfg *c, struct bm_boot 
 /*
  * Rounds of one boot per kernel.  A fixed --repeat boots every kernel in
  * every round; auto boots, after each round, only the kernels rep says
- * are not yet stable (host/autorep.c).
+ * are not yet stable (host/analysis/autorep.c).
  */
 static int boot_all(struct plan *p, struct bm_boot *boots, struct bm_rep *rep, int *infra)
 {

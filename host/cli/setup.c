@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* Checks shared by the commands that boot kernels (host/setup.h). */
+/* Checks shared by the commands that boot kernels (host/cli/setup.h). */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>

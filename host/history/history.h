@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * "bootmark history": every boot kept in one SQLite file (host/history_db.c:
+ * "bootmark history": every boot kept in one SQLite file (host/history/history_db.c:
  * the schema and its versions; history_add.c: a boot folder in), read back
  * as series of one metric across kernels in release order (history_load.c,
  * history_ver.c), searched for change points (history_cp.c: one series;

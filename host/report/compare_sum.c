@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * The summary of "bootmark compare" (the entries bm_cmp_decide made) as
- * text, Markdown and JSON; host/html_report.c prints the same entries.
+ * text, Markdown and JSON; host/report/html_report.c prints the same entries.
  */
 #include <math.h>
 #include <stdio.h>

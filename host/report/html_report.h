@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * "bootmark report": the rows of "bootmark compare" (host/compare.h) as
- * one self-contained HTML page with inline SVG plots (host/svg.h).
+ * "bootmark report": the rows of "bootmark compare" (host/analysis/compare.h) as
+ * one self-contained HTML page with inline SVG plots (host/report/svg.h).
  */
 #ifndef BM_HTML_REPORT_H
 #define BM_HTML_REPORT_H

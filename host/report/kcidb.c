@@ -2,7 +2,7 @@
 /*
  * The KCIDB document (kcidb.h): boots grouped by kernel into checkouts and
  * builds, the statuses, and the document's frame.  The tests of each boot
- * are written by host/kcidb_tests.c.
+ * are written by host/report/kcidb_tests.c.
  */
 #include <errno.h>
 #include <stdio.h>

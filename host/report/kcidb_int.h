@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* What host/kcidb.c and host/kcidb_tests.c share (kcidb.h is the interface). */
+/* What host/report/kcidb.c and host/report/kcidb_tests.c share (kcidb.h is the interface). */
 #ifndef BM_KCIDB_INT_H
 #define BM_KCIDB_INT_H
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* The SVG chart builder of "bootmark report" (host/svg.h). */
+/* The SVG chart builder of "bootmark report" (host/report/svg.h). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -41,7 +41,7 @@ void bm_json_escape(FILE *f, const char *s);
 /* Shortest "%.*g" text that reads back as the same double. */
 void bm_fmt_double(char *buf, size_t len, double v);
 
-/* Reading (host/jsonread.c).  0 when text[0..len) is one valid JSON value. */
+/* Reading (host/results/jsonread.c).  0 when text[0..len) is one valid JSON value. */
 int bm_json_valid(const char *text, size_t len);
 /*
  * The member key of the top-level object of text: a string decoded into out,

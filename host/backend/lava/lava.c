@@ -444,7 +444,7 @@ out_free_buf:
 
 const struct bm_backend_ops bm_backend_lava = {
 	.name = "lava",
-	.help = "bootmark lava writes a LAVA job; LAVA boots the box, bootmark parse of the "
-		"job's log leaves the results folder",
+	.help = "bootmark lava writes a LAVA job; LAVA boots the box, the job's log is the "
+		"results folder's console.log (bootmark parse reads it)",
 	.prepare = lava_prepare,
 };

@@ -64,8 +64,8 @@ int bm_lava_write(FILE *f, const struct bm_lava_opts *o);
 /*
  * The LAVA backend (backend.h): LAVA boots the box, bootmark never sees it.
  * prepare writes the job of checked options to r.out ("" = standard
- * output), whole or not at all; the results folder of a job is "bootmark
- * parse" of its log (docs/lava.md).  0 or -errno (reported); refused is set
+ * output), whole or not at all; the job's log saved as DIR/console.log is
+ * its results folder, "bootmark parse" reads it (docs/lava.md).  0 or -errno (reported); refused is set
  * when r.out is a name bootmark will not write (bad input).
  */
 struct bm_lava_req {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The TFTP tree of "bootmark pxe" (host/pxe.h): command lines, the pxelinux
+ * The TFTP tree of "bootmark pxe" (host/backend/pxe/pxe.h): command lines, the pxelinux
  * and iPXE files, the per-box queue and its advance.  Everything here is
  * text in, text out, except the three writers at the end, so the unit test
  * can check the bytes without booting anything.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The host-wide lock of measuring runs (host/hostlock.c; docs/reliability.md,
+ * The host-wide lock of measuring runs (host/backend/qemu/hostlock.c; docs/reliability.md,
  * "Shared hosts").  BM_LOCK_SHARED: an ordinary measuring run (never waits; told
  * when an --exclusive run measures); BM_LOCK_EXCLUSIVE: --exclusive, waits for
  * the runs measuring now and says for whom; BM_LOCK_NONE: --icount (virtual
