@@ -12,8 +12,9 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "qemu_boot.h"
+#include "boot.h"
 #include "json.h"
+#include "profile.h"
 #include "util.h"
 
 struct meta_facts {
