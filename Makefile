@@ -44,6 +44,11 @@ is_desc   = $(and $(filter runner/workloads/%,$(1)),$(filter desc_%.c report_%.c
 layer_dirs = $(if $(call is_desc,$(1)),$(patsubst %/,%,$(dir $(1))) common,\
 	$(if $(filter runner/workloads/%/,$(dir $(1))),$(patsubst %/,%,$(dir $(1))) $(INC_runner),\
 	$(INC_$(firstword $(subst /, ,$(1))))))
+# host/ is grouped by concern, one folder each (docs/architecture.md): its
+# sources and the tests see every host folder
+HOST_DIRS     := $(patsubst %/,%,$(sort $(dir $(wildcard host/*/*.[ch] host/*/*/*.[ch]))))
+INC_host      += $(HOST_DIRS)
+INC_tests     += $(HOST_DIRS)
 layer_inc = $(addprefix -I,$(call layer_dirs,$(1)))
 
 WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
@@ -74,7 +79,7 @@ DESC_SRC      := $(sort $(wildcard runner/workloads/desc_*.c runner/workloads/*/
 RUNNER_SRC    := $(filter-out runner/init/main.c $(DESC_SRC),\
 			$(sort $(wildcard runner/*/*.c runner/workloads/*/*.c)))
 INITRAMFS_SRC := $(filter-out initramfs/main.c,$(sort $(wildcard initramfs/*.c)))
-HOST_SRC      := $(filter-out host/main.c,$(sort $(wildcard host/*.c qemu/*.c kernels/*.c)))
+HOST_SRC      := $(filter-out host/cli/main.c,$(sort $(wildcard $(addsuffix /*.c,$(HOST_DIRS)) qemu/*.c kernels/*.c)))
 TEST_SRC      := $(sort $(wildcard tests/*_test.c))
 # tests/e2e_check.c is a checker program run by tests/e2e.sh, not a unit test
 # libhost.a: what build/bootmark and bm-mkinitramfs link, no workload engine in it;
@@ -112,7 +117,7 @@ $(O)/bootmark-runner: $(MUSL_OBJ) $(MUSL_LIB) $(AIO_DIR)/libaio.a
 	$(Q)$(MUSL_CC) -static -o $@ $(MUSL_OBJ) $(MUSL_LIB) -L$(AIO_DIR) -laio
 
 # --- host objects: one tree per flavour (gcc, clang, asan) ----------------------------
-# Debian's libsqlite3 (bootmark history, host/history_db.c) is linked into the host
+# Debian's libsqlite3 (bootmark history, host/history/history_db.c) is linked into the host
 # tool and the host tests only: the runner is static musl and knows nothing of it.
 SQLITE_LIBS := -lsqlite3
 define flavour
@@ -132,7 +137,7 @@ $(eval $(call flavour,clang,$(CLANG),))
 $(eval $(call flavour,asan,$(CC),$(SAN)))
 $(eval $(call flavour,fuzz,$(CLANG),$(FUZZ_SAN)))
 
-$(O)/bootmark: $(O)/gcc/host/main.o $(O)/gcc/libhost.a
+$(O)/bootmark: $(O)/gcc/host/cli/main.o $(O)/gcc/libhost.a
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) -o $@ $^ -laio -lm $(SQLITE_LIBS)
 
@@ -172,7 +177,7 @@ $(O)/base.cpio: $(O)/base.list $(O)/bm-mkinitramfs
 $(O)/base.cpio.xz: $(O)/base.cpio
 	$(Q)xz -T1 -9 --check=crc32 -c $< > $@.tmp && mv $@.tmp $@
 
-# What kernels with CONFIG_RD_ZSTD boot (host/initrd.c): it unpacks much faster.
+# What kernels with CONFIG_RD_ZSTD boot (host/backend/initrd.c): it unpacks much faster.
 $(O)/base.cpio.zst: $(O)/base.cpio
 	$(Q)zstd -q -19 -c $< > $@.tmp && mv $@.tmp $@
 
@@ -193,7 +198,7 @@ CLANG_TESTS := $(addprefix $(O)/clang/tests/,$(TESTS))
 ASAN_TESTS  := $(addprefix $(O)/asan/tests/,$(TESTS))
 
 # the main.c files are outside libbm: compile them under clang too
-CLANG_MAINS := $(O)/clang/host/main.o $(O)/clang/runner/init/main.o $(O)/clang/initramfs/main.o
+CLANG_MAINS := $(O)/clang/host/cli/main.o $(O)/clang/runner/init/main.o $(O)/clang/initramfs/main.o
 
 # Every part runs through tests/check-step.sh: exit 77 is a skip (the part's "# SKIP"
 # line says why: lava-common is not in Debian 13, say), not a failure.  make check
@@ -343,6 +348,11 @@ LAYER_FORBIDDEN := common:results.h common:wl.h common:qemu.h common:kernel.h co
 	runner/workloads/dd/desc_dd:log.h runner/workloads/dd/desc_dd:wl_aim7.h \
 	runner/workloads/aim7/report_aim7:emit.h runner/workloads/dd/wl_dd:wl_aim7.h \
 	runner/engine/x:results.h common:wl_aim7.h kernels:wl_dd.h qemu:wl_dd.h
+# host's folders (one header of each): below host, none is in reach
+LAYER_FORBIDDEN += common:backend.h runner/x:backend.h initramfs:cli.h \
+	kernels:backend.h kernels:qemu_boot.h kernels:boot.h kernels:compare.h kernels:history.h \
+	qemu:backend.h qemu:qemu_boot.h qemu:initrd.h qemu:pxe.h qemu:lava.h qemu:cli.h \
+	qemu:boot.h qemu:html_report.h qemu:bisect.h qemu:bench_cmd.h qemu:ci.h
 # "common" stands for a file in common/, "runner/workloads/dd/desc_dd" for that file
 layer_file = $(if $(findstring /,$(1)),$(1).c,$(1)/x.c)
 # and build/bootmark links none of the runner's code (tests/host_engines.sh)

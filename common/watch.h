@@ -3,7 +3,7 @@
  * How the host's watch over one boot ended.  Every way of booting a box
  * (QEMU with its watchdog, a captured serial line, a LAVA job) ends with
  * one of these, and the classification of the results folder
- * (host/status.c) reads it; so it sits below both the boot backends and
+ * (host/results/status.c) reads it; so it sits below both the boot backends and
  * the host.
  */
 #ifndef BM_COMMON_WATCH_H

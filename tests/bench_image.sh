@@ -7,7 +7,7 @@
 # ext2,ext3,ext4,xfs (bootmark.conf's image_modules included); `bootmark pxe`
 # builds the same initrd.img without booting, and the archive is what follows
 # the base image in it.  A part's weight is its files compressed one by one
-# with the archive's compressor (zstd -19, as the Makefile and host/initrd.c):
+# with the archive's compressor (zstd -19, as the Makefile and host/backend/initrd.c):
 # solid compression of the whole archive is a little smaller than the sum, the
 # difference is printed as "archive overhead / shared dictionary".
 #

@@ -74,7 +74,7 @@ fi
 trap 'exit 130' INT TERM
 broken=0
 
-# meta FILE KEY: meta.json is written one key per line (host/meta.c)
+# meta FILE KEY: meta.json is written one key per line (host/backend/qemu/meta.c)
 meta() {
 	sed -n "s/^  \"$2\": \"\{0,1\}\([^\",]*\)\"\{0,1\},\{0,1\}\$/\1/p" "$1" | head -n 1
 }
@@ -133,7 +133,7 @@ dur() {
 		else printf "%.1f s\n", t }'
 }
 
-# The headline metric of each workload, as host/headline.c has them (the one
+# The headline metric of each workload, as host/analysis/headline.c has them (the one
 # bootmark run --repeat auto judges); FIG lines for the tests matching HEADTESTS.
 HEADMAP="dd=real lmdd=rate tiobench=rate bonnie=rate aio=files_s"
 HEADTESTS='^(dd[0-9]+[wr]|lmdd-[wr]-1024k|tio-(seqwr|rndrd)-t4|bon-block-[wr]|aio-(libaio|uring)-128k)$'

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * host/cmpstats.c against values computed independently (exact closed
+ * host/analysis/cmpstats.c against values computed independently (exact closed
  * forms, published examples, and a numeric integration of the t density
  * done outside this tree; the Benjamini-Hochberg q-values also with
  * statsmodels 0.13's multipletests(method="fdr_bh") on Debian 12).

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* host/autorep.c: the --repeat auto decision, and the headline table. */
+/* host/analysis/autorep.c: the --repeat auto decision, and the headline table. */
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -114,7 +114,7 @@ static void put(struct bm_rres *h, const char *wl, const char *test, const char 
 	h->partial = partial;
 }
 
-/* host/repeat.c: one value per completed boot, the suite's repeats averaged */
+/* host/analysis/repeat.c: one value per completed boot, the suite's repeats averaged */
 static void samples(void)
 {
 	static const char *const labels[] = { "k1" };

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* host/bench_boot.c: bench-boot's breakdown from HELLO, the trivial line and P records. */
+/* host/bench/bench_boot.c: bench-boot's breakdown from HELLO, the trivial line and P records. */
 #include <errno.h>
 #include <math.h>
 #include <string.h>

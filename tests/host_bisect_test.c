@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * host/bisect.c and host/bisect_run.c driven by simulated boots: normal
+ * host/bisect/bisect.c and host/bisect/bisect_run.c driven by simulated boots: normal
  * noise around a known step, failing boots where the scenario says.  The
  * Monte Carlo part prints the error rates docs/bisect.md quotes and checks
  * them against bounds computed from the rule (seeded: the same numbers on

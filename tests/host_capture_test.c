@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * bootmark capture without a device (host/capture.c, capture_out.c): the
+ * bootmark capture without a device (host/backend/pxe/capture.c, capture_out.c): the
  * line splitter (LF, CR, CRLF, lines across reads, over-long lines), runs
  * split at reboots, damaged records reported with their reason, a result
  * damaged the first time recovered from the repeat, and the folders.

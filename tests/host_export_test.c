@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Tidy export (host/export.c) and the JSON writer (host/json.c).  The
+ * Tidy export (host/report/export.c) and the JSON writer (host/results/json.c).  The
  * fixture results.log must be exactly what the real encoder writes: its
  * records are re-encoded here with bm_line_* and compared byte for byte.
  */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * JUnit XML and TAP output (host/junit.c): a completed run from the
+ * JUnit XML and TAP output (host/report/junit.c): a completed run from the
  * fixture log, and a hung boot with E records whose messages need
  * escaping, a partial result and a console excerpt.  The XML is checked
  * with a small tag-balance parser; the counts against the records.

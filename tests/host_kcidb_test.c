@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The KCIDB document (host/kcidb.c, host/kcidb_tests.c) of boots that did
+ * The KCIDB document (host/report/kcidb.c, host/report/kcidb_tests.c) of boots that did
  * not all complete: statuses of boots, E records and planned tests that
  * never ran, their paths, and how boots of one kernel share a build.
  * tests/e2e.sh checks a document of real boots against the schema

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* host/lava.c: option checks, kernel words, the job text (the schema: tests/lava.sh). */
+/* host/backend/lava/lava.c: option checks, kernel words, the job text (the schema: tests/lava.sh). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The live progress line (host/progress.c): the incremental reader of
+ * The live progress line (host/backend/progress.c): the incremental reader of
  * results.log (lines split across reads, several records per read,
  * damaged and over-long lines, the end-of-run repeats), the count of
  * finished tests, the estimate and the suite expansion behind it.

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The PXE tree's files and the queue advance (host/pxe.c). */
+/* The PXE tree's files and the queue advance (host/backend/pxe/pxe.c). */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>

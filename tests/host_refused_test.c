@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* The "disk-refused" boot status (host/status.c): an E record of class refused. */
+/* The "disk-refused" boot status (host/results/status.c): an E record of class refused. */
 #include <stdio.h>
 #include <string.h>
 

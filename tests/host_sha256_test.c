@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* host/sha256.c against the FIPS 180-2 example vectors. */
+/* common/sha256.c against the FIPS 180-2 example vectors. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Boot status from console text, watchdog verdict and protocol stream (host/status.c). */
+/* Boot status from console text, watchdog verdict and protocol stream (host/results/status.c). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

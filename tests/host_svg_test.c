@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * host/svg.c: round tick values, escaping of every text, and the element
+ * host/report/svg.c: round tick values, escaping of every text, and the element
  * counts of a drawn chart (one series group per non-empty series, one
  * rect per bar, error bars only where there is a spread).
  */

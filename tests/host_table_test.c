@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The seed-shaped table (host/table.c) against a golden file. */
+/* The seed-shaped table (host/report/table.c) against a golden file. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests for bm_cli_usage (host/cli.c): synopses from option tables. */
+/* Unit tests for bm_cli_usage (host/cli/cli.c): synopses from option tables. */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * libFuzzer target for the result protocol (common/proto.c, common/stream.c)
- * and the host's reading of it (host/results.c).  The bytes come off a
+ * and the host's reading of it (host/results/results.c).  The bytes come off a
  * serial line shared with printk, so anything may arrive: NUL and 0xff
  * bytes, lines without a newline, several markers on one line.
  */

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The initrd of one boot: the base image (runner, tools, configs) followed
+ * by the kernel's module archive.  The kernel unpacks concatenated
+ * archives in order (buffer-format.rst), so the base never changes per
+ * kernel and module archives are cached by release and module set.
+ */
+#ifndef BM_INITRD_H
+#define BM_INITRD_H
+
+#include <stddef.h>
+
+#include "kernel.h"
+
+struct bm_initrd_req {
+	const struct bm_kernel *k;
+	const char *tools_dir;   /* holds bm-mkinitramfs */
+	const char *image;       /* base.cpio.xz */
+	const char *modules;     /* comma list, may be "" */
+	const char *out;         /* initrd.img to write */
+	const char *workdir;     /* for uncached (local) module archives */
+	int cacheable;           /* Debian kernels: the release names the files */
+	/* The run's own suite and profiles (host/backend/cfgarch.c), appended last; NULL
+	 * configs = none (the base image's apply). */
+	const char *configs, *suite, *fs;
+	char *config_out;        /* the config archive's path, when one was made */
+	size_t config_len;
+};
+
+/* The archive of req's suite and profiles, compressed (by compress, with the
+ * kernel's compressor ext) into the cache, named by a hash of its contents;
+ * path gets its name.  0 or -errno. */
+int bm_config_archive(const struct bm_initrd_req *req, const char *ext,
+		      int (*compress)(const char *ext, const char *in, const char *out),
+		      char *path, size_t len);
+/* Builds req->out; desc gets a one-line description for meta.json. */
+int bm_initrd_build(const struct bm_initrd_req *req, char *desc, size_t desclen);
+/*
+ * For bench-boot --compress: whether kernel k unpacks an initrd compressed
+ * with name (zstd, xz, gzip, lz4, none) from its config (1, 0, -EINVAL for
+ * an unknown name); name's compressor run on in to out ("none" copies);
+ * the uncompressed module cpio of req written to out (req->workdir holds a
+ * stage); base and mods, compressed with name, concatenated into out as
+ * the kernel reads them.
+ */
+int bm_initrd_can_unpack(const struct bm_kernel *k, const char *name);
+int bm_initrd_compress(const char *name, const char *in, const char *out);
+int bm_initrd_modules_cpio(const struct bm_initrd_req *req, const char *out);
+int bm_initrd_concat(const char *out, const char *name, const char *base, const char *mods);
+/* The boot "modules" list from <configs>/bootmark.conf (default if absent). */
+int bm_conf_modules(const char *configs, char *buf, size_t len);
+/* Appends each comma item of add to the comma list buf when not yet there. */
+int bm_list_merge(char *buf, size_t len, const char *add);
+
+#endif

@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: MIT
+/* Checks shared by the commands that boot kernels (host/cli/setup.h). */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "initrd.h"
+#include "modclosure.h"
+#include "setup.h"
+#include "util.h"
+
+const char *const bm_accel_choices[] = { "auto", "kvm", "tcg", NULL };
+const char *const bm_cache_choices[] = { "auto", "none", "writeback", "unsafe",
+					 "directsync", "writethrough", NULL };
+const char *const bm_machine_choices[] = { "q35", "pc", NULL };
+
+static int set_paths(struct bm_setup *s, const struct bm_boot_opts *o)
+{
+	char real[PATH_MAX];
+
+	if (bm_exe_dir(s->exe, sizeof(s->exe)))
+		return -ENOENT;
+	if (o->image[0])
+		snprintf(s->image, sizeof(s->image), "%s", o->image);
+	else
+		bm_path(s->image, sizeof(s->image), "%s/base.cpio.xz", s->exe);
+	if (o->configs[0])
+		snprintf(s->configs, sizeof(s->configs), "%s", o->configs);
+	else
+		bm_path(s->configs, sizeof(s->configs), "%s/../configs", s->exe);
+	if (!bm_is_dir(s->configs)) {
+		bm_msg("configs directory %s does not exist", s->configs);
+		return -EINVAL;
+	}
+	if (realpath(s->configs, real))
+		snprintf(s->configs, sizeof(s->configs), "%s", real);
+	return 0;
+}
+
+/* Suite and every profile must load; the modules they need are collected. */
+static int check_configs(struct bm_setup *s, const char *suite, const char *fs_list)
+{
+	char dir[PATH_MAX], err[512], fs[256], *tok, *save = NULL;
+	struct bm_fsprof prof;
+	unsigned nfs = 0;
+
+	if (!bm_safe_name(suite)) {
+		bm_msg("bad suite name '%s'", suite);
+		return -EINVAL;
+	}
+	bm_path(dir, sizeof(dir), "%s/suites", s->configs);
+	if (bm_suite_load(&s->suite, dir, suite, err, sizeof(err))) {
+		bm_msg("unknown or bad suite '%s': %s", suite, err);
+		return -EINVAL;
+	}
+	if (bm_conf_modules(s->configs, s->modules, sizeof(s->modules))) {
+		bm_msg("cannot read %s/bootmark.conf", s->configs);
+		return -EINVAL;
+	}
+	snprintf(s->boot_modules, sizeof(s->boot_modules), "%s", s->modules);
+	bm_path(dir, sizeof(dir), "%s/fs", s->configs);
+	snprintf(fs, sizeof(fs), "%s", fs_list);
+	for (tok = strtok_r(fs, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (nfs == BM_SETUP_FS_MAX) {
+			bm_msg("more than %d filesystem profiles in --fs", BM_SETUP_FS_MAX);
+			return -EINVAL;
+		}
+		nfs++;
+		if (!bm_safe_name(tok) || bm_fsprof_load(&prof, dir, tok, err, sizeof(err))) {
+			bm_msg("unknown or bad filesystem profile '%s'%s%s", tok,
+			       bm_safe_name(tok) ? ": " : "", bm_safe_name(tok) ? err : "");
+			return -EINVAL;
+		}
+		if (bm_list_merge(s->modules, sizeof(s->modules), prof.modules)) {
+			bm_msg("module list too long");
+			return -EINVAL;
+		}
+		s->prof[s->nprof++] = prof;
+	}
+	/* what the runner would reject is bad input here, before anything exists */
+	if (bm_plan_make(&s->tests, &s->suite, nfs, err, sizeof(err))) {
+		bm_msg("bad suite '%s' (%s/suites/%s): %s", suite, s->configs, suite, err);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int check_tools(const struct bm_setup *s)
+{
+	char tool[PATH_MAX];
+
+	bm_path(tool, sizeof(tool), "%s/bm-mkinitramfs", s->exe);
+	if (!bm_is_file(tool) || !bm_is_file(s->image)) {
+		bm_msg("cannot find %s (run make first)", bm_is_file(tool) ? s->image : tool);
+		return -ENOENT;
+	}
+	return 0;
+}
+
+int bm_setup_load(struct bm_setup *s, const struct bm_boot_opts *o, const char *suite,
+		  const char *fs)
+{
+	int rc;
+
+	if (o->icount >= 0 && !strcmp(o->accel, "kvm")) {
+		bm_msg("--icount is TCG's virtual time: it cannot go with --accel kvm");
+		return -EINVAL;
+	}
+	if (o->extra_initrd[0] && access(o->extra_initrd, R_OK)) {
+		bm_msg("cannot read %s (--extra-initrd): %s", o->extra_initrd, strerror(errno));
+		return -EINVAL;
+	}
+	snprintf(s->boot_method, sizeof(s->boot_method), "%s",
+		 o->boot_method[0] ? o->boot_method : "auto");
+	rc = set_paths(s, o);
+	if (rc)
+		return rc;
+	rc = check_configs(s, suite, fs);
+	return rc ? rc : check_tools(s);
+}
+
+/* One list of modules against the kernel's tree; what names it goes in the message. */
+static int check_mods(const struct bm_kernel *k, const char *list, const char *what)
+{
+	char err[512];
+	int rc;
+
+	rc = bm_modules_check(k->modroot, k->release, list, err, sizeof(err));
+	if (!rc)
+		return 0;
+	if (rc == -ENOENT)
+		bm_msg("%s: kernel %s: %s", what, k->release, err);
+	else
+		bm_msg("cannot read the module tree of kernel %s: %s", k->release, err);
+	return rc == -ENOENT ? -EINVAL : rc;
+}
+
+int bm_setup_kernel(const struct bm_setup *s, struct bm_kspec *spec, struct bm_kernel *k)
+{
+	char what[PATH_MAX + 64];
+	unsigned i;
+	int rc;
+
+	rc = bm_kernel_resolve(spec, 1, k);
+	if (rc) {
+		if (rc == -ENOENT)
+			bm_msg("kernel %s is not available", spec->text);
+		return rc == -ENOENT ? -EINVAL : rc;
+	}
+	if (s->boot_method[0]) {
+		struct bm_method m;
+
+		rc = bm_boot_method(s->boot_method, k, &m);
+		if (rc)
+			return rc;
+	}
+	/* everything built in (a local build without modules): nothing to find */
+	if (!k->modroot[0])
+		return 0;
+	bm_path(what, sizeof(what), "%s/bootmark.conf modules", s->configs);
+	rc = check_mods(k, s->boot_modules, what);
+	for (i = 0; !rc && i < s->nprof; i++) {
+		bm_path(what, sizeof(what), "filesystem profile %s/fs/%s (modules = %s)",
+			s->configs, s->prof[i].name, s->prof[i].modules);
+		rc = check_mods(k, s->prof[i].modules, what);
+	}
+	return rc;
+}
+
+int bm_setup_configs(struct bm_setup *s, const char *configs, const char *suite,
+		     const char *fs)
+{
+	static struct bm_boot_opts o;
+
+	snprintf(o.configs, sizeof(o.configs), "%s", configs);
+	if (set_paths(s, &o))
+		return -EINVAL;
+	return check_configs(s, suite, fs) ? -EINVAL : 0;
+}
+
+int bm_setup_check_kernel(struct bm_kspec *k)
+{
+	struct bm_kernel kern;
+
+	if (k->kind == BM_KSPEC_LOCAL)
+		return bm_local_resolve(k, &kern) ? -EINVAL : 0;
+	/* an unknown Debian release is bad input: say so before OUT exists */
+	if (bm_deb_cached(k->release, &kern) && bm_deb_known(k->release) == -ENOENT) {
+		bm_msg("Debian has no package linux-image-%s (see bootmark kernel list)",
+		       k->release);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int bm_setup_labels(struct bm_kspec *spec, int n, char *labels, size_t stride)
+{
+	int i, j, dup;
+
+	for (i = 0; i < n; i++) {
+		if (bm_setup_check_kernel(&spec[i]))
+			return -EINVAL;
+		for (j = 0, dup = 1; j < i; j++)
+			dup += !strcmp(spec[j].release, spec[i].release);
+		/* "_" sorts after the ".b<N>" of repeats: folders list in --kernel
+		 * order, and compare's baseline stays the first kernel */
+		if (bm_label_dup(labels + (size_t)i * stride, stride, spec[i].release, dup))
+			return -EINVAL;
+	}
+	return 0;
+}
+
+void bm_setup_run_cfg(const struct bm_setup *s, const struct bm_boot_opts *o, const char *out,
+		      const char *suite, const char *fs, struct bm_run_cfg *c)
+{
+	*c = (struct bm_run_cfg){
+		.out = out, .suite = suite, .fs = fs, .tools = s->exe, .configs = s->configs,
+		.image = s->image, .accel = o->accel, .disk_cache = o->disk_cache,
+		.machine = o->machine, .boot_method = s->boot_method, .modules = s->modules,
+		.disk_size = s->suite.disk_size, .mem = (int)o->mem, .smp = (int)o->smp,
+		.silence = (int)o->silence, .timeout = (int)o->timeout,
+		.keep_disk = o->keep_disk, .icount = (int)o->icount,
+		.fail_on_warning = o->fail_on_warning, .extra_initrd = o->extra_initrd,
+		.planned = s->tests.total,
+	};
+	/* icount runs the vCPUs round-robin in one thread, and the 6.1 kernel's
+	 * secondary CPU bring-up stalls there: one vCPU */
+	if (o->icount >= 0)
+		c->smp = 1;
+}
