@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "report.h"
-#include "wldesc.h"
 
 int bm_parse_metric(const char *text, double *value, char *unit, size_t unitlen)
 {
@@ -106,13 +105,6 @@ const char *bm_rres_param(const struct bm_rres *h, const char *k, char *buf, siz
 	return NULL;
 }
 
-const struct bm_report_ops *bm_report_find(const char *wl)
-{
-	const struct bm_wl_desc *d = bm_wl_desc_find(wl);
-
-	return d ? d->report : NULL;
-}
-
 void bm_report_label(char *buf, size_t len, const char *fs, const char *kernel)
 {
 	size_t i, n;
@@ -135,36 +127,6 @@ void bm_kernel_short(const char *rel, char *buf, size_t len)
 	if (n > f && !strcmp(rel + n - f, flavour))
 		n -= f;
 	snprintf(buf, len, "%.*s", (int)n, rel);
-}
-
-void bm_report_print(FILE *f, const struct bm_rrow *rows, size_t n)
-{
-	const struct bm_report_ops *ops;
-	struct bm_rrow *group;
-	const char *wl;
-	size_t i, j, k, ng, groups = 0;
-
-	group = malloc((n ? n : 1) * sizeof(*group));
-	if (!group)
-		return;
-	for (i = 0; i < n; i++) {
-		wl = rows[i].r->wl;
-		for (j = 0; j < i && strcmp(rows[j].r->wl, wl); j++)
-			;
-		if (j < i)
-			continue;  /* this workload was printed with its first row */
-		for (k = i, ng = 0; k < n; k++)
-			if (!strcmp(rows[k].r->wl, wl))
-				group[ng++] = rows[k];
-		if (groups++)
-			fputc('\n', f);
-		ops = bm_report_find(wl);
-		if (ops && ops->print)
-			ops->print(f, group, ng);
-		else
-			bm_report_generic(f, group, ng);
-	}
-	free(group);
 }
 
 void bm_rres_params_without(const struct bm_rres *h, const char *k, char *buf, size_t len)

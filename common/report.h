@@ -60,14 +60,9 @@ struct bm_report_ops {
 	void (*print)(FILE *f, const struct bm_rrow *rows, size_t n);
 };
 
-/* Groups rows by workload (in order of first appearance) and prints each
- * group with its formatter. */
-void bm_report_print(FILE *f, const struct bm_rrow *rows, size_t n);
 
 /* Splits a metric value "1.234:s" into value and unit; 0 or -EINVAL. */
 int bm_parse_metric(const char *text, double *value, char *unit, size_t unitlen);
-/* The formatter of wl from its description, or NULL. */
-const struct bm_report_ops *bm_report_find(const char *wl);
 /* The seed-004 table (common/report_generic.c): one block per test label,
  *
  *     : dd32w :

@@ -68,6 +68,11 @@ struct bm_wl_desc {
 /* NULL-terminated, in workloads.def order (runner/workloads/desc_registry.c). */
 extern const struct bm_wl_desc *const bm_wl_descs[];
 const struct bm_wl_desc *bm_wl_desc_find(const char *name);
+/* The formatter of wl from its description, or NULL. */
+const struct bm_report_ops *bm_report_find(const char *wl);
+/* Groups rows by workload (in order of first appearance) and prints each
+ * group with its formatter (common/report_generic.c's table where it has none). */
+void bm_report_print(FILE *f, const struct bm_rrow *rows, size_t n);
 
 /* real, utime, stime, read, written (and host mode's putime, pstime): the
  * measurement window's metrics, every workload's. */

@@ -6,6 +6,8 @@
 # Both boot by the default --boot-method auto, i.e. PVH (their configs have
 # CONFIG_PVH=y); then a copy of the 6.1 bzImage whose config lacks CONFIG_PVH
 # boots as a bzImage (auto's fallback), and --boot-method pvh refuses it.
+# A run in which a kernel took TCG's early "Oops: int3" (before HELLO) runs once
+# more, saying so: that panic is the kernel's under TCG, not what this checks.
 # Exit: 0 pass, 1 fail, 77 skip (no QEMU, or the kernels cannot be fetched).
 set -u
 kernels=${BM_E2E_KERNELS:-"deb:6.1.0-53-amd64 deb:6.12.117+deb12-amd64"}
@@ -35,9 +37,31 @@ for k in $kernels; do
 	args="$args --kernel $k"
 done
 
+# int3_flake DIR: a boot of DIR died before its HELLO record with the kernel's
+# "Oops: int3", which a 6.12 kernel under TCG now and then takes while it patches
+# its own code, whatever the initrd (docs/bench.md, "Boot methods").  The boot's
+# class (panic) is right; it says nothing of what this test checks.
+int3_flake() {
+	for c in "$1"/*/console.log; do
+		[ -f "$c" ] || continue
+		r=${c%console.log}results.log
+		grep -aq "Oops: int3" "$c" && ! grep -aq '^@@B1 [0-9a-f]* [0-9]* H ' "$r" 2>/dev/null &&
+			return 0
+	done
+	return 1
+}
+
 # shellcheck disable=SC2086 # args is a list of flags
 $bin run $args --suite $suite --fs $fs --out "$out/run"
 rc=$?
+# once: two in a row would not be the flake
+if [ $rc -ne 0 ] && int3_flake "$out/run"; then
+	echo "# a kernel took the TCG int3 Oops before HELLO: the run once more"
+	mv "$out/run" "$out/run.int3"
+	# shellcheck disable=SC2086
+	$bin run $args --suite $suite --fs $fs --out "$out/run"
+	rc=$?
+fi
 [ $rc -eq 0 ] && ok "bootmark run exits 0" || notok "bootmark run exits 0 (got $rc)"
 
 for k in $kernels; do

@@ -9,6 +9,7 @@
 #include "tap.h"
 #include "testutil.h"
 #include "wl_aim7.h"
+#include "wldesc.h"
 
 #define EXPECTED "tests/data/report_aim7.expected"
 #define NRES 16

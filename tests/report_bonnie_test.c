@@ -10,6 +10,7 @@
 #include "report_bonnie.h"
 #include "tap.h"
 #include "testutil.h"
+#include "wldesc.h"
 
 #define EXPECTED "tests/data/report_bonnie.expected"
 #define NRES 40

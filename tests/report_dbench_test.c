@@ -10,6 +10,7 @@
 #include "tap.h"
 #include "testutil.h"
 #include "wl_dbench.h"
+#include "wldesc.h"
 
 #define EXPECTED "tests/data/report_dbench.expected"
 #define NV 14

@@ -9,6 +9,7 @@
 #include "tap.h"
 #include "testutil.h"
 #include "wl_lmdd.h"
+#include "wldesc.h"
 
 #define EXPECTED "tests/data/report_lmdd.expected"
 #define NRES 20

@@ -8,6 +8,7 @@
 #include "report.h"
 #include "tap.h"
 #include "wl_dd.h"
+#include "wldesc.h"
 
 /* Encodes and decodes one record, as a reader of the serial log sees it. */
 static int record(struct bm_record *rec, char type, const char *const *kv)

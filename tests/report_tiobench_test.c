@@ -10,6 +10,7 @@
 #include "tap.h"
 #include "testutil.h"
 #include "wl_tiobench.h"
+#include "wldesc.h"
 
 #define EXPECTED "tests/data/report_tiobench.expected"
 

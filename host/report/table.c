@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "table.h"
+#include "wldesc.h"
 
 #define ROW_LABEL_MAX 128
 

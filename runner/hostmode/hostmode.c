@@ -16,6 +16,7 @@
 #include "measure.h"
 #include "profile.h"
 #include "report.h"
+#include "wldesc.h"
 
 #define HOST_HELLO_MAX 16
 

@@ -96,3 +96,41 @@ int bm_wl_job_opts(const struct bm_wl_desc *d, const char *args, void **out,
 	*out = o;
 	return 0;
 }
+
+/* Here, not in common/report.c: common/ never calls up into the descriptions. */
+const struct bm_report_ops *bm_report_find(const char *wl)
+{
+	const struct bm_wl_desc *d = bm_wl_desc_find(wl);
+
+	return d ? d->report : NULL;
+}
+
+void bm_report_print(FILE *f, const struct bm_rrow *rows, size_t n)
+{
+	const struct bm_report_ops *ops;
+	struct bm_rrow *group;
+	const char *wl;
+	size_t i, j, k, ng, groups = 0;
+
+	group = malloc((n ? n : 1) * sizeof(*group));
+	if (!group)
+		return;
+	for (i = 0; i < n; i++) {
+		wl = rows[i].r->wl;
+		for (j = 0; j < i && strcmp(rows[j].r->wl, wl); j++)
+			;
+		if (j < i)
+			continue;  /* this workload was printed with its first row */
+		for (k = i, ng = 0; k < n; k++)
+			if (!strcmp(rows[k].r->wl, wl))
+				group[ng++] = rows[k];
+		if (groups++)
+			fputc('\n', f);
+		ops = bm_report_find(wl);
+		if (ops && ops->print)
+			ops->print(f, group, ng);
+		else
+			bm_report_generic(f, group, ng);
+	}
+	free(group);
+}
