@@ -346,67 +346,6 @@ static int bon_is_rnd(int test)
 }
 
 static int bon_files_test(struct wl_ctx *ctx, struct bon_tree *t, const struct bonnie_opts *o,
-			  int test, uint64_t *rng, struct bon_meas *m, uint64_t *bytes);
-
-/*
- * What bonnie++ runs before its random create: the sequential files made,
- * read back and deleted, with the sync() that ends create and delete in
- * 2.00a.  Their blocks are what the random create's files are allocated
- * from, freed a moment ago.
- */
-static int bon_seq_reenact(struct wl_ctx *ctx, const struct bonnie_opts *o)
-{
-	struct bon_meas m = { 0 };
-	uint64_t rng, bytes = 0;
-	struct bon_tree t;
-	int ret;
-
-	memset(t.buf, 0, sizeof(t.buf));
-	ret = bon_tree_open(&t, ctx, o, 1);
-	if (!ret)
-		ret = bon_tree_names(&t, o, 0, &rng);
-	if (!ret)
-		ret = bon_files_test(ctx, &t, o, BON_SEQ_CREATE, &rng, &m, &bytes);
-	if (!ret) {
-		memset(&m, 0, sizeof(m));
-		ret = bon_files_test(ctx, &t, o, BON_SEQ_STAT, &rng, &m, &bytes);
-	}
-	if (!ret) {
-		memset(&m, 0, sizeof(m));
-		ret = bon_files_test(ctx, &t, o, BON_SEQ_DEL, &rng, &m, &bytes);
-	}
-	bon_tree_close(&t);
-	return ret;
-}
-
-/* Stat and delete find the files their create test would have made; the
- * random create, with cache=chained, what the sequential tests leave. */
-int bon_files_prepare(struct wl_ctx *ctx, const struct bonnie_opts *o, int test)
-{
-	struct bon_tree t;
-	struct bon_meas m = { 0 };
-	uint64_t rng, bytes = 0;
-	int ret;
-
-	if (test == BON_RND_CREATE && !strcmp(o->cache, "chained"))
-		return bon_seq_reenact(ctx, o);
-	if (test == BON_SEQ_CREATE || test == BON_RND_CREATE)
-		return 0;
-	memset(t.buf, 0, sizeof(t.buf));
-	ret = bon_tree_open(&t, ctx, o, 1);
-	if (!ret)
-		ret = bon_tree_names(&t, o, bon_is_rnd(test), &rng);
-	if (!ret)
-		ret = bon_create_all(ctx, &t, o, &rng, &m, &bytes);
-	/* the state 2.00a's create test ends in (bon_files_test); the runner
-	 * keeps it for cache=chained (bonnie_keep_cache) */
-	if (!ret && bon_ver(o) == BON_V200A)
-		sync();
-	bon_tree_close(&t);
-	return ret;
-}
-
-static int bon_files_test(struct wl_ctx *ctx, struct bon_tree *t, const struct bonnie_opts *o,
 			  int test, uint64_t *rng, struct bon_meas *m, uint64_t *bytes)
 {
 	int ret;
@@ -429,6 +368,50 @@ static int bon_files_test(struct wl_ctx *ctx, struct bon_tree *t, const struct b
 	if ((test == BON_SEQ_DEL || test == BON_RND_DEL) && bon_ver(o) == BON_V200A)
 		sync();
 	return ret;
+}
+
+/*
+ * Untimed, the tests of one stream (sequential or random) on a fresh tree,
+ * as bonnie++ runs them: what a test finds before its timer starts.
+ */
+static int bon_files_replay(struct wl_ctx *ctx, const struct bonnie_opts *o, int rnd,
+			    const int *tests, size_t n)
+{
+	struct bon_meas m;
+	uint64_t rng, bytes = 0;
+	struct bon_tree t;
+	size_t i;
+	int ret;
+
+	memset(t.buf, 0, sizeof(t.buf));
+	ret = bon_tree_open(&t, ctx, o, 1);
+	if (!ret)
+		ret = bon_tree_names(&t, o, rnd, &rng);
+	for (i = 0; i < n && !ret; i++) {
+		memset(&m, 0, sizeof(m));
+		ret = bon_files_test(ctx, &t, o, tests[i], &rng, &m, &bytes);
+	}
+	bon_tree_close(&t);
+	return ret;
+}
+
+/*
+ * Stat and delete find the files their create test made, synced as 2.00a's
+ * create ends; the runner keeps that state for cache=chained
+ * (bonnie_keep_cache).  The random create, with cache=chained, follows the
+ * sequential tests: their files made, read back and deleted, the blocks its
+ * files are allocated from freed a moment ago.
+ */
+int bon_files_prepare(struct wl_ctx *ctx, const struct bonnie_opts *o, int test)
+{
+	static const int seq[] = { BON_SEQ_CREATE, BON_SEQ_STAT, BON_SEQ_DEL };
+	int create = bon_is_rnd(test) ? BON_RND_CREATE : BON_SEQ_CREATE;
+
+	if (test == BON_RND_CREATE && !strcmp(o->cache, "chained"))
+		return bon_files_replay(ctx, o, 0, seq, sizeof(seq) / sizeof(seq[0]));
+	if (test == BON_SEQ_CREATE || test == BON_RND_CREATE)
+		return 0;
+	return bon_files_replay(ctx, o, bon_is_rnd(test), &create, 1);
 }
 
 int bon_files_run(struct wl_ctx *ctx, const struct bonnie_opts *o, int test,
