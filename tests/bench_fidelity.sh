@@ -25,13 +25,19 @@
 # throwaway 256 MiB write (the first writer after other I/O is slower here, whichever
 # tool it is).  A figure is the geometric mean of the per-pair ratios bootmark/original
 # of the throughput (> 1: bootmark faster), their geometric standard deviation factor
-# (gsd), their median, range and the pairs themselves; target: geometric mean and median
+# (gsd), the 95% confidence interval of the mean (Student's t over the log ratios),
+# their median, range and the pairs themselves; target: geometric mean and median
 # both within 0.90-1.10 (tests/bench_lib.sh: FIG1 lines, section fidelity).  A ratio
 # of rates is averaged geometrically: a pair at 2x and one at 0.5x mean 1x, not 1.25x.
 # bonnie++ prints +++++ for a test under 0.5 s; such a pair is left out of its ratio.
+# BENCH_FIDELITY_AA=1 is the control: the original on both sides of every pair, in
+# the same alternation (FIG lines "... A/A ratio"), which measures what the disk's
+# order effects and noise alone do to a ratio at these sizes and pair counts.
 #
 # Knobs (environment):
 #   BENCH_FIDELITY_RUNS=5            pairs per figure (at least 5 for the table)
+#   BENCH_FIDELITY_AA=0              1: the original against itself (no dbench: its pair
+#                                    is one script running both tools)
 #   BENCH_FIDELITY_PARTS="bonnie dbench dd tiobench lmdd"
 #   BENCH_FIDELITY_DIR               parent directory (default: a fresh one in $BUILD,
 #                                    or /var/tmp when $BUILD is on tmpfs/overlay)
@@ -40,7 +46,8 @@
 #   BENCH_FIDELITY_BONNIE_SEEKS=65536
 #   BENCH_FIDELITY_BONNIE_CHAR=4     MiB of the per-char tests (-f C; at 1, bonnie++'s getc
 #                                    ends under 0.5 s and prints +++++)
-#   BENCH_FIDELITY_BONNIE_NUM=4      file tests: N x 1024 files (-n N:F:F) ...
+#   BENCH_FIDELITY_BONNIE_PARTS="io files"  bonnie++'s I/O tests (-n 0), its file tests (-s 0)
+#   BENCH_FIDELITY_BONNIE_NUM=8      file tests: N x 1024 files (-n N:F:F) ...
 #   BENCH_FIDELITY_BONNIE_FSIZE=128k ... of F bytes each
 #   BENCH_FIDELITY_DBENCH_CLIENTS=2  BENCH_FIDELITY_DBENCH_TIME=10 (s, + time/5 warm-up)
 #   BENCH_FIDELITY_DD_SIZE=1024      MiB per dd test
@@ -56,12 +63,14 @@ set -eu
 RUNNER=${RUNNER:-build/bootmark-runner}
 BUILD=${BUILD:-build}
 RUNS=${BENCH_FIDELITY_RUNS:-5}
+AA=${BENCH_FIDELITY_AA:-0}
 PARTS=${BENCH_FIDELITY_PARTS:-"bonnie dbench dd tiobench lmdd"}
 MEM=${BENCH_FIDELITY_MEM:-384}
 BON_SIZE=${BENCH_FIDELITY_BONNIE_SIZE:-2048}
 BON_SEEKS=${BENCH_FIDELITY_BONNIE_SEEKS:-65536}
 BON_CHAR=${BENCH_FIDELITY_BONNIE_CHAR:-4}
-BON_NUM=${BENCH_FIDELITY_BONNIE_NUM:-4}
+BON_NUM=${BENCH_FIDELITY_BONNIE_NUM:-8}
+BON_PARTS=${BENCH_FIDELITY_BONNIE_PARTS:-"io files"}
 BON_FSIZE=${BENCH_FIDELITY_BONNIE_FSIZE:-128k}
 DB_CLIENTS=${BENCH_FIDELITY_DBENCH_CLIENTS:-2}
 DB_TIME=${BENCH_FIDELITY_DBENCH_TIME:-10}
@@ -79,10 +88,16 @@ say() { printf '%s: %s\n' "$prog" "$*"; }
 broken=0
 missing=0
 
-for v in "$RUNS" "$MEM" "$BON_SIZE" "$BON_SEEKS" "$BON_CHAR" "$BON_NUM" "$DB_CLIENTS" "$DB_TIME" \
+for v in "$RUNS" "$AA" "$MEM" "$BON_SIZE" "$BON_SEEKS" "$BON_CHAR" "$BON_NUM" "$DB_CLIENTS" "$DB_TIME" \
 	"$DD_SIZE" "$TIO_SIZE" "$TIO_RANDOM" "$LMDD_SIZE"; do
 	case $v in '' | *[!0-9]*)
 		say "knobs must be whole numbers (BENCH_FIDELITY_*: got \"$v\")" >&2
+		exit 1 ;;
+	esac
+done
+for v in $BON_PARTS; do
+	case $v in io | files) ;; *)
+		say "BENCH_FIDELITY_BONNIE_PARTS: \"$v\" is neither io nor files" >&2
 		exit 1 ;;
 	esac
 done
@@ -188,8 +203,13 @@ bm_metric() {
 }
 
 # record FIG SIDE VALUE: one pair's figure of one side ("nan": none), so that pair i
-# of bootmark stays on line i of the original
-record() { echo "${3:-nan}" >> "$out/$1.$2"; }
+# of bootmark stays on line i of the original; in the A/A control the original run
+# in bootmark's place ($AS=bm) records on bootmark's side
+record() {
+	side=$2
+	[ "$side" != orig ] || side=${AS:-orig}
+	echo "${3:-nan}" >> "$out/$1.$side"
+}
 
 # report TOOL TEST UNIT [NOTE] [TARGET]: the FIG line of one figure from its .bm and
 # .orig files: geometric mean, gsd and median of the ratios, their range, the pairs.  A pair whose original
@@ -198,25 +218,27 @@ report() {
 	f=$out/$1.$2
 	tgt=${5:-$TARGET}
 	touch "$f.bm" "$f.orig"
-	nb=$(grep -c '^[0-9][0-9.e+-]*$' "$f.bm" || true)
+	nb=$(grep -c '^\([0-9][0-9.e+-]*\|fast\)$' "$f.bm" || true)
 	no=$(grep -c '^\([0-9][0-9.e+-]*\|fast\)$' "$f.orig" || true)
 	if [ "$nb" != "$RUNS" ] || [ "$no" != "$RUNS" ]; then
 		why=$(head -1 "$f.why" 2>/dev/null | tr -d '|' || true)
-		fig $S "$1 $2 ratio" "n/a (${why:-a run gave no figure}; $nb/$RUNS bootmark, $no/$RUNS original runs)" "$tgt" n/a
+		fig $S "$1 $2 $RATIO" "n/a (${why:-a run gave no figure}; $nb/$RUNS bootmark, $no/$RUNS original runs)" "$tgt" n/a
 		broken=1
 		return 0
 	fi
-	paste -d ' ' "$f.bm" "$f.orig" | awk '$2 != "fast" && $2 > 0 { print $1 / $2 }' > "$f.ratios"
-	fast=$(grep -c '^fast$' "$f.orig" || true)
+	paste -d ' ' "$f.bm" "$f.orig" |
+		awk '$1 != "fast" && $2 != "fast" && $2 > 0 { print $1 / $2 }' > "$f.ratios"
+	fast=$(paste -d ' ' "$f.bm" "$f.orig" | grep -c 'fast' || true)
 	detail=$(paste -d ' ' "$f.bm" "$f.orig" | awk '{ printf "%s%g/%s", (NR > 1 ? ", " : ""), $1, $2 }')
-	printf '%-8s %-12s bootmark/original per pair (%s): %s\n' "$1" "$2" "$3" "$detail"
+	printf '%-8s %-12s %s per pair (%s): %s\n' "$1" "$2" "$SIDES" "$3" "$detail"
 	if [ ! -s "$f.ratios" ]; then
-		fig $S "$1 $2 ratio" "none: +++++ (under 0.5 s) in $fast/$RUNS pairs" "$tgt" FAIL
+		fig $S "$1 $2 $RATIO" "none: +++++ (under 0.5 s) in $fast/$RUNS pairs" "$tgt" FAIL
 		return 0
 	fi
 	g=$(geomean < "$f.ratios")
 	r=$(median < "$f.ratios")
 	gs=$(gsd < "$f.ratios")
+	ci=$(gci95 < "$f.ratios")
 	spread=$(sort -g "$f.ratios" | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.2f-%.2f", lo, hi }')
 	pairs=$(awk '{ printf "%s%.2f", (NR > 1 ? " " : ""), $1 }' "$f.ratios")
 	rnote=""
@@ -228,11 +250,22 @@ report() {
 		exit !(r >= 0.90 && r <= 1.10 && g >= 0.90 && g <= 1.10) }'; then
 		v=FAIL
 	fi
-	fig $S "$1 $2 ratio" "$(printf '%.3fx (gsd %s, median %.3fx,' "$g" "$gs" "$r") range $spread; pairs $pairs$rnote${4:-})" "$tgt" "$v"
+	fig $S "$1 $2 $RATIO" "$(printf '%.3fx (gsd %s, 95%% CI %s, median %.3fx,' "$g" "$gs" "$ci" "$r") range $spread; pairs $pairs$rnote${4:-})" "$tgt" "$v"
 }
 
 # bm_first PAIR: 0 when bootmark goes first in this pair
 bm_first() { [ $(($1 % 2)) -eq 1 ]; }
+
+# side NAME PAIR: bootmark's side of a pair; in the A/A control, the original again
+side() {
+	if [ "$AA" = 1 ]; then
+		AS=bm
+		"$1_orig" "$2"
+		AS=""
+	else
+		"$1_bm" "$2"
+	fi
+}
 
 # pairs NAME: runs NAME_bm PAIR and NAME_orig PAIR, RUNS times, alternating order
 pairs() {
@@ -240,11 +273,11 @@ pairs() {
 	while [ "$i" -le "$RUNS" ]; do
 		settle
 		if bm_first "$i"; then
-			"$1_bm" "$i"
+			side "$1" "$i"
 			"$1_orig" "$i"
 		else
 			"$1_orig" "$i"
-			"$1_bm" "$i"
+			side "$1" "$i"
 		fi
 		i=$((i + 1))
 	done
@@ -259,6 +292,11 @@ else
 fi
 say "$dir on $(fstype "$dir") ($(df -P "$dir" | awk 'NR == 2 { print $1 }')), $RUNS pairs, $note"
 say "load before: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) CPUs"
+RATIO=ratio SIDES=bootmark/original
+if [ "$AA" = 1 ]; then
+	RATIO="A/A ratio" SIDES="original/original (A/A)"
+	note="$note; A/A control: the original on both sides"
+fi
 fig $S "conditions" "$note; $RUNS pairs; load $(cut -d' ' -f1-3 /proc/loadavg)" - -
 
 for p in $PARTS; do

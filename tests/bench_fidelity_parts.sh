@@ -8,12 +8,29 @@
 BON_TESTS="putc:10 block-w:12 rewrite:14 getc:16 block-r:18 seeks:20 seq-create:27
 seq-stat:29 seq-del:31 rnd-create:33 rnd-stat:35 rnd-del:37"
 
+# bon_parts IO FILES: the words of the halves BENCH_FIDELITY_BONNIE_PARTS asks for
+bon_parts() {
+	case " $BON_PARTS " in *" io "*) echo "$1" ;; esac
+	case " $BON_PARTS " in *" files "*) echo "$2" ;; esac
+}
+
+# bon_tests: BON_TESTS of those halves
+bon_tests() {
+	for t in $BON_TESTS; do
+		case ${t%:*} in
+		seq-* | rnd-*) h=files ;;
+		*) h=io ;;
+		esac
+		case " $BON_PARTS " in *" $h "*) echo "$t" ;; esac
+	done
+}
+
 # bootmark's twelve tests, in two invocations as bonnie++'s below
 bonnie_bm() {
 	say "bonnie pair $1 of $RUNS: bootmark"
 	: > "$out/bon.bm.$1"
-	for part in putc,block-w,rewrite,getc,block-r,seeks \
-		seq-create,seq-stat,seq-del,rnd-create,rnd-stat,rnd-del; do
+	for part in $(bon_parts putc,block-w,rewrite,getc,block-r,seeks \
+		seq-create,seq-stat,seq-del,rnd-create,rnd-stat,rnd-del); do
 		drop
 		in_cg "$RUNNER" --host "$dir/bonnie" --workload bonnie size="${BON_SIZE}M" chunk=8k \
 			charsize="${BON_CHAR}M" seeks="$BON_SEEKS" seekers=5 num="$BON_NUM" max_size="$BON_FSIZE" \
@@ -22,7 +39,7 @@ bonnie_bm() {
 			echo "pair $1: bootmark-runner tests=$part failed" >> "$out/bonnie.why"
 		}
 	done
-	for t in $BON_TESTS; do
+	for t in $(bon_tests); do
 		record "bonnie.${t%:*}" bm "$(bm_metric "$out/bon.bm.$1" rate |
 			awk -v t="bon-${t%:*}" '$1 == t { print $2 }')"
 	done
@@ -34,7 +51,9 @@ bonnie_bm() {
 bonnie_orig() {
 	say "bonnie pair $1 of $RUNS: bonnie++"
 	: > "$out/bon.csv.$1"
-	for part in "-s $BON_SIZE:8k:$BON_SEEKS:5 -f$BON_CHAR -n 0" "-s 0 -n $BON_NUM:$fbytes:$fbytes"; do
+	for part in $(bon_parts "-s_$BON_SIZE:8k:$BON_SEEKS:5_-f${BON_CHAR}_-n_0" \
+		"-s_0_-n_$BON_NUM:$fbytes:$fbytes"); do
+		part=$(echo "$part" | tr _ ' ')
 		drop
 		# shellcheck disable=SC2086
 		in_cg bonnie++ -d "$dir/bonnie" $part -r "$ram" -z 1 -u root -q > "$out/bon.orig" 2>&1 || {
@@ -43,7 +62,7 @@ bonnie_orig() {
 		}
 		grep '^1\.98,' "$out/bon.orig" | head -1 >> "$out/bon.csv.$1" || true
 	done
-	for t in $BON_TESTS; do
+	for t in $(bon_tests); do
 		# the figure from whichever of the two lines has it; +++++: under 0.5 s
 		record "bonnie.${t%:*}" orig "$(awk -F, -v c="${t#*:}" '
 			$c ~ /^[0-9.]+$/ { v = $c } $c == "+++++" { v = "fast" } END { print v }' \
@@ -64,7 +83,7 @@ bonnie_part() {
 	mkdir -p "$dir/bonnie"
 	say "bonnie: bonnie++ $ver -s $BON_SIZE:8k:$BON_SEEKS:5 -f$BON_CHAR -n 0 and -s 0 -n $BON_NUM:$fbytes:$fbytes -r $ram"
 	pairs bonnie
-	for t in $BON_TESTS; do
+	for t in $(bon_tests); do
 		cat "$out/bonnie.why" >> "$out/bonnie.${t%:*}.why" 2>/dev/null || true
 		case ${t%:*} in
 		putc | block-w | rewrite | getc | block-r) u=KiB/s ;;
@@ -102,6 +121,10 @@ dbench_pair() {
 }
 
 dbench_part() {
+	if [ "$AA" = 1 ]; then
+		fig $S "dbench throughput $RATIO" "n/a (its pair is one script running both tools)" - -
+		return 0
+	fi
 	if ! need dbench dbench || [ ! -r "$LOADFILE" ]; then
 		fig $S "dbench throughput ratio" "n/a (no dbench 4.0 or no $LOADFILE)" "$TARGET" n/a
 		missing=1

@@ -44,6 +44,21 @@ kerntree scale=0.001
 aio files=20 fsize=40k qd=8 threads=1 direct=0
 LIST
 
+# bonnie's file tests after seq-create, dd's r and rw take over the files of the
+# test before (wl_ops.continues): one directory for the chain, as in one run of the
+# original; each such record names the test it continues
+cont=$(grep " R " "$out/bonnie.log" |
+	grep -c "test=bon-seq-stat .*continues=bon-seq-create \|test=bon-rnd-del .*continues=bon-rnd-stat ")
+first=$(grep " R " "$out/bonnie.log" | grep -c "test=bon-seq-create .*continues=")
+[ "$cont" -gt 0 ] && [ "$first" -eq 0 ] &&
+	ok "bonnie: the file tests after seq-create continue in its directory ($cont records)" ||
+	notok "bonnie: the file tests after seq-create continue in its directory ($cont, seq-create $first)"
+cont=$(grep " R " "$out/dd.log" | grep -c "test=dd4r .*continues=dd4w \|test=dd4rw .*continues=dd4r ")
+first=$(grep " R " "$out/dd.log" | grep -c "test=dd4w .*continues=")
+[ "$cont" -gt 0 ] && [ "$first" -eq 0 ] &&
+	ok "dd: r reads w's file, rw rewrites it ($cont records)" ||
+	notok "dd: r reads w's file, rw rewrites it ($cont, w $first)"
+
 rm -rf "$dir" "$out"
 echo "hostmode: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -116,6 +116,35 @@ static void run_one(struct wl_ctx *ctx, void *o, int idx, const char *label, off
 	       (long long)size);
 }
 
+/* Host mode: read and rewrite take over the file of the test before. */
+static void test_continues(const char *dir)
+{
+	struct wl_ctx ctx = { .mnt = dir, .dev = "none", .fs = "host", .rep = 1,
+			      .continued = 1 };
+	struct stat st;
+	char path[512];
+	void *o;
+
+	o = opts("size=1M", 1);
+	if (o) {
+		TAP_EQ_INT(wl_dd_ops.continues(o, 0), 0, "w continues nothing");
+		TAP_EQ_INT(wl_dd_ops.continues(o, 1), 1, "r continues w");
+		TAP_EQ_INT(wl_dd_ops.continues(o, 2), 1, "rw continues r");
+		/* continued, prepare() writes nothing: no file appears */
+		snprintf(path, sizeof(path), "%s/dd.dat", dir);
+		unlink(path);
+		TAP_EQ_INT(wl_dd_ops.prepare(&ctx, o, 1), 0, "continued r: prepare");
+		tap_ok(stat(path, &st) && errno == ENOENT, "continued r: prepare wrote no file");
+		free(o);
+	}
+	o = opts("size=1M tests=r,w", 1);
+	if (o) {
+		TAP_EQ_INT(wl_dd_ops.continues(o, 0), 0, "a first r continues nothing");
+		TAP_EQ_INT(wl_dd_ops.continues(o, 1), 0, "w never continues (O_TRUNC, a new file)");
+		free(o);
+	}
+}
+
 static void test_io(const char *dir)
 {
 	struct wl_ctx ctx = { .mnt = dir, .dev = "none", .fs = "host", .rep = 1,
@@ -171,6 +200,7 @@ int main(void)
 	mkdir("build", 0755);
 	tu_mkdtemp(dir);
 	test_io(dir);
+	test_continues(dir);
 	rmdir(dir);
 	return tap_done();
 }

@@ -76,5 +76,25 @@ for a in mawk gawk; do
 	fi
 done
 
+# the fidelity bench's statistics (tests/bench_lib.sh) under both awks, against
+# values computed once with scipy 1.10 (stats.t.ppf(0.975, n-1) over ln x): n=5
+# from the table, n=40 from its large-df formula; stats.gmean, stats.gstd
+five="0.90 0.77 1.42 1.00 0.72"
+forty="0.92 0.95 0.98 1.01 1.04 1.07 0.93 0.96 0.99 1.02 1.05 1.08 0.94 0.97 1 1.03 1.06 0.92 0.95 0.98"
+forty="$forty $forty"
+for a in mawk gawk; do
+	got=$(
+		awk() { "$a" "$@"; }
+		. tests/bench_lib.sh
+		printf '%s\n' $five | gci95
+		printf '%s\n' $forty | gci95
+		printf '%s\n' $five | geomean
+		printf '%s\n' $five | gsd
+	)
+	want="0.67-1.30 0.98-1.01 0.933406 1.307"
+	[ "$(echo $got)" = "$want" ] && ok "bench statistics under $a (geometric mean, gsd, 95% interval)" ||
+		notok "bench statistics under $a: got $(echo $got), want $want"
+done
+
 echo "scripts-check: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -363,6 +363,36 @@ static void test_keep_cache(void)
 	}
 }
 
+/* Host mode keeps the directory for a file test whose predecessor in the
+ * job is bonnie++'s own predecessor, with cache=chained only. */
+static void test_continues(void)
+{
+	static const int cont[12] = { 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1 };
+	struct bonnie_opts *o;
+	int i, n = 0, cold = 0;
+
+	o = opts("size=1M", 1);
+	if (o) {
+		for (i = 0; i < 12; i++)
+			n += !!wl_bonnie_ops.continues(o, i) == cont[i];
+		TAP_EQ_INT(n, 12, "chained: each file test after seq-create continues the one before");
+		free(o);
+	}
+	o = opts("size=1M tests=seq-create,seq-del,rnd-create", 1);
+	if (o) {
+		TAP_EQ_INT(wl_bonnie_ops.continues(o, 1), 0, "seq-del does not continue seq-create (no stat)");
+		TAP_EQ_INT(wl_bonnie_ops.continues(o, 2), 1, "rnd-create continues seq-del");
+		free(o);
+	}
+	o = opts("size=1M cache=cold", 1);
+	if (o) {
+		for (i = 0; i < 12; i++)
+			cold += wl_bonnie_ops.continues(o, i);
+		TAP_EQ_INT(cold, 0, "cold: no test continues another");
+		free(o);
+	}
+}
+
 static void test_versions(void)
 {
 	static const char *const bray[] = {
@@ -447,6 +477,7 @@ int main(void)
 	test_arithmetic();
 	test_versions();
 	test_keep_cache();
+	test_continues();
 	test_names();
 	mkdir("build", 0755);
 	tu_mkdtemp(dir);

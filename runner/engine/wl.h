@@ -35,6 +35,10 @@ struct wl_ctx {
 	 * when the heartbeat interval has passed. */
 	void (*beat)(struct wl_ctx *ctx, const char *what);
 	void *priv;             /* runner's own state */
+	/* 1 when this test runs where the test before it ran and left its
+	 * files (host mode, when continues() says so): prepare() takes them
+	 * over instead of rebuilding them.  0 on a fresh filesystem. */
+	int continued;
 };
 
 struct wl_ops {
@@ -54,6 +58,13 @@ struct wl_ops {
 	 * the original runs just before it in the same process, such as
 	 * bonnie++'s create before its stat.  May be NULL: always drop. */
 	int (*keep_cache)(const void *o, int idx);
+	/* 1 when test idx, in one run of the original, starts from exactly
+	 * what test idx-1 leaves on the filesystem (bonnie++'s stat finds the
+	 * files of its create).  Where the runner can keep that state (host
+	 * mode: one directory for the chain) it sets ctx->continued; in the
+	 * image every test gets a fresh filesystem and prepare() rebuilds the
+	 * state.  May be NULL: no test continues another. */
+	int (*continues)(const void *o, int idx);
 };
 
 #define WL(name) extern const struct wl_ops wl_##name##_ops; \

@@ -105,7 +105,40 @@ static int host_drop(void *arg)
 	return 0;
 }
 
-/* One test in DIR/bootmark.<pid>.<n>; -errno when the directory failed us. */
+/*
+ * The directory of test idx: the one test idx-1 left when the workload says
+ * idx continues it (bonnie++'s stat after its create), else a fresh
+ * DIR/bootmark.<pid>.<n>.  Anything kept and not continued goes first.
+ */
+static int host_test_dir(struct hostmode *h, struct emitter *em, const struct emit_ctx *ec,
+			 int idx, char *sub, size_t len)
+{
+	int ret;
+
+	if (h->kept[0] && idx > 0 && h->w->continues && h->w->continues(h->opts, idx)) {
+		snprintf(sub, len, "%s", h->kept);
+		h->kept[0] = '\0';
+		return 1;
+	}
+	if (h->kept[0]) {
+		ret = hosttree_remove(h->dirfd, h->kept);
+		if (ret) {
+			emit_error(em, "setup", ec, "cannot remove %s/%s: %s", h->dir, h->kept,
+				   strerror(-ret));
+			return ret;
+		}
+		h->kept[0] = '\0';
+	}
+	snprintf(sub, len, "bootmark.%ld.%u", (long)getpid(), ++h->ntest);
+	if (mkdirat(h->dirfd, sub, 0700)) {
+		ret = -errno;
+		emit_error(em, "setup", ec, "cannot make %s/%s: %s", h->dir, sub, strerror(errno));
+		return ret;
+	}
+	return 0;
+}
+
+/* One test in its directory (host_test_dir); -errno when the directory failed us. */
 static int host_test(struct hostmode *h, struct emitter *em, int idx)
 {
 	char sub[64], mnt[PATH_MAX + 64], dev[80];
@@ -115,9 +148,9 @@ static int host_test(struct hostmode *h, struct emitter *em, int idx)
 	struct wl_ctx ctx = { .mnt = mnt, .dev = dev, .fs = h->fstype, .rep = 1,
 			      .beat = measure_beat, .priv = em };
 	struct emit_ctx ec = { .fs = h->fstype, .rep = 1 };
-	struct bm_kv cache;
+	struct bm_kv kv[2];
 	struct bm_result res;
-	int ret;
+	int ret, failed;
 
 	memset(&res, 0, sizeof(res));
 	if (h->w->desc->describe(h->opts, idx, &res)) {
@@ -125,24 +158,31 @@ static int host_test(struct hostmode *h, struct emitter *em, int idx)
 		return 0;
 	}
 	ec.test = res.test;
-	snprintf(sub, sizeof(sub), "bootmark.%ld.%u", (long)getpid(), ++h->ntest);
+	ret = host_test_dir(h, em, &ec, idx, sub, sizeof(sub));
+	if (ret < 0)
+		return ret;
+	ctx.continued = ret;
 	snprintf(mnt, sizeof(mnt), "%s/%s", h->dir, sub);
 	snprintf(dev, sizeof(dev), "%s%s", h->disk[0] ? "/dev/" : "", h->disk);
-	if (mkdirat(h->dirfd, sub, 0700)) {
-		ret = -errno;
-		emit_error(em, "setup", &ec, "cannot make %s: %s", mnt, strerror(errno));
-		return ret;
-	}
 	h->subdir = sub;
 	h->cache = "kept";
-	measure_test(&env, h->w, h->opts, &ctx, idx, &ec, &res);
-	ret = hosttree_remove(h->dirfd, sub);
+	snprintf(kv[1].key, sizeof(kv[1].key), "continues");
+	snprintf(kv[1].val, sizeof(kv[1].val), "%s", ctx.continued ? h->kept_test : "");
+	failed = measure_test(&env, h->w, h->opts, &ctx, idx, &ec, &res) || res.partial;
+	/* a failed test leaves nothing worth continuing from */
+	ret = 0;
+	if (!failed && idx + 1 < h->ntests && h->w->continues && h->w->continues(h->opts, idx + 1)) {
+		snprintf(h->kept, sizeof(h->kept), "%s", sub);
+		snprintf(h->kept_test, sizeof(h->kept_test), "%s", res.test);
+	} else
+		ret = hosttree_remove(h->dirfd, sub);
 	if (ret)
 		emit_error(em, "setup", &ec, "cannot remove %s: %s", mnt, strerror(-ret));
 	if (res.nmetrics) {
-		snprintf(cache.key, sizeof(cache.key), "cache");
-		snprintf(cache.val, sizeof(cache.val), "%s", h->cache);
-		emit_result_kv(em, &res, &ec, "", h->mount_opts, &cache, 1);
+		snprintf(kv[0].key, sizeof(kv[0].key), "cache");
+		snprintf(kv[0].val, sizeof(kv[0].val), "%s", h->cache);
+		/* continues=<label>: this test took over that test's files */
+		emit_result_kv(em, &res, &ec, "", h->mount_opts, kv, ctx.continued ? 2 : 1);
 	}
 	return ret;
 }
@@ -210,9 +250,13 @@ int hostmode_run(struct hostmode *h, int fd, FILE *table)
 	emit_init_fd(&em, fd, new_run_id(run, sizeof(run)));
 	host_hello(h, &em);
 	ntests = h->w->desc->ntests(h->opts);
+	h->ntests = ntests;
+	h->kept[0] = '\0';
 	emit_set_planned(&em, (unsigned)ntests);
 	for (idx = 0; idx < ntests && !sys; idx++)
 		sys = host_test(h, &em, idx) < 0;
+	if (h->kept[0] && hosttree_remove(h->dirfd, h->kept) < 0)
+		sys = 1;  /* only when a test stopped the loop before its successor */
 	rc = emit_end(&em);
 	if (rc) {
 		fprintf(stderr, "bootmark-runner: cannot write records: %s\n", strerror(-rc));

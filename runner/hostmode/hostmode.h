@@ -4,8 +4,9 @@
  * runs every test of one workload on an existing directory of the host,
  * without mkfs, and writes the same framed records as the appliance
  * (HELLO with host=1, R per test, E, Z).  Each test runs in a fresh
- * directory DIR/bootmark.<pid>.<n> that is removed afterwards; nothing
- * else in DIR is touched.  The measurement window is the appliance's
+ * directory DIR/bootmark.<pid>.<n> that is removed afterwards, except that
+ * a test the workload says continues its predecessor (wl_ops.continues)
+ * runs in the predecessor's directory; nothing else in DIR is touched.  The measurement window is the appliance's
  * (measure.c).  docs/cli.md describes it.
  */
 #ifndef BM_RUNNER_HOSTMODE_H
@@ -36,8 +37,11 @@ struct hostmode {
 	int can_drop;               /* root: /proc/sys/vm/drop_caches is ours to write */
 	unsigned ntest;             /* directories made so far, for bootmark.<pid>.<n> */
 	int said_cache;             /* the fadvise note was printed */
-	const char *cache;          /* for the current test: "dropped" or "fadvise" */
+	const char *cache;          /* for the current test: "dropped", "fadvise" or "kept" */
 	const char *subdir;         /* the current test directory, relative to dirfd */
+	char kept[64];              /* the last test's directory, kept for the next; "" = none */
+	char kept_test[64];         /* and its test label, for the next one's continues= */
+	int ntests;                 /* tests of the job */
 };
 
 /* Checks DIR (exists, a directory, writable), the workload and its options

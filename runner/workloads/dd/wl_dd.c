@@ -131,7 +131,8 @@ out_free_buf:
 	return ret;
 }
 
-/* read and rewrite need the file on disk; write starts from an empty fs. */
+/* read and rewrite need the file on disk; write starts from an empty fs.
+ * Continued (host mode, dd_continues), the file is the test before's. */
 static int dd_prepare(struct wl_ctx *ctx, const void *opts, int idx)
 {
 	uint64_t done;
@@ -139,9 +140,25 @@ static int dd_prepare(struct wl_ctx *ctx, const void *opts, int idx)
 
 	if (k < 0)
 		return k;
-	if (k == DD_WRITE)
+	if (k == DD_WRITE || ctx->continued)
 		return 0;
 	return dd_write_file(ctx, opts, 1, &done);
+}
+
+/*
+ * The seed's three dd commands work on one file: the read reads what the
+ * write wrote, the rewrite overwrites what was read.  Where the runner keeps
+ * the directory (host mode) a read or rewrite takes over the file of the test
+ * before instead of writing a new one, which would first free the old one
+ * and allocate the new one in blocks just freed (and discarded, on a mount
+ * with discard).  In the image every test has a fresh filesystem and
+ * prepare() writes the file.
+ */
+static int dd_continues(const void *opts, int idx)
+{
+	int k = dd_kind(opts, idx), prev = idx > 0 ? dd_kind(opts, idx - 1) : -1;
+
+	return k > DD_WRITE && prev >= 0;
 }
 
 static void dd_inspect(struct wl_ctx *ctx, const void *opts, int idx, struct bm_result *r)
@@ -190,4 +207,5 @@ const struct wl_ops wl_dd_ops = {
 	.prepare = dd_prepare,
 	.run = dd_run,
 	.inspect = dd_inspect,
+	.continues = dd_continues,
 };
