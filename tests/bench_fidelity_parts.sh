@@ -3,6 +3,16 @@
 # (NAME_bm PAIR, NAME_orig PAIR, run by pairs()) and NAME_part, which runs the
 # pairs and prints the figures.  Uses the helpers and knobs of bench_fidelity.sh.
 
+# fresh PART NAME: a new directory for one run of an original, $dir/PART/NAME, as
+# bootmark's host mode makes DIR/bootmark.<pid>.<n> for each test (or chain of tests):
+# both tools then start in a directory just made one level below the same parent
+# (where ext4 puts a new directory decides where its files' blocks go)
+fresh() {
+	rm -rf "${dir:?}/$1/$2"
+	mkdir -p "$dir/$1/$2"
+	echo "$dir/$1/$2"
+}
+
 # --- bonnie ------------------------------------------------------------------------
 # The twelve tests and their K/sec, /sec column in bonnie++'s CSV (1-based, format 1.98)
 BON_TESTS="putc:10 block-w:12 rewrite:14 getc:16 block-r:18 seeks:20 seq-create:27
@@ -56,11 +66,13 @@ bonnie_orig() {
 		part=$(echo "$part" | tr _ ' ')
 		drop
 		# shellcheck disable=SC2086
-		in_cg bonnie++ -d "$dir/bonnie" $part -r "$ram" -z 1 -u root -q > "$out/bon.orig" 2>&1 || {
+		d=$(fresh bonnie "bonnie.$1.$(echo "$part" | tr -dc 0-9)")
+		in_cg bonnie++ -d "$d" $part -r "$ram" -z 1 -u root -q > "$out/bon.orig" 2>&1 || {
 			tail -3 "$out/bon.orig"
 			echo "pair $1: bonnie++ $part failed" >> "$out/bonnie.why"
 		}
 		grep '^1\.98,' "$out/bon.orig" | head -1 >> "$out/bon.csv.$1" || true
+		rm -rf "$d"
 	done
 	for t in $(bon_tests); do
 		# the figure from whichever of the two lines has it; +++++: under 0.5 s
@@ -181,8 +193,8 @@ dd_bm() {
 # overwrite in place (conv=notrunc,fsync)
 dd_orig() {
 	say "dd pair $1 of $RUNS: GNU dd"
-	F=$dir/dd/dd.dat
-	rm -f "$F"
+	d=$(fresh dd "dd.$1")
+	F=$d/dd.dat
 	drop
 	LC_ALL=C in_cg dd if=/dev/zero of="$F" bs=1M count="$DD_SIZE" conv=fsync 2> "$out/dd.err" ||
 		echo "pair $1: dd write failed: $(tail -1 "$out/dd.err")" >> "$out/dd.w.why"
@@ -196,7 +208,7 @@ dd_orig() {
 		2> "$out/dd.err" ||
 		echo "pair $1: dd rewrite failed: $(tail -1 "$out/dd.err")" >> "$out/dd.rw.why"
 	record dd.rw orig "$(dd_rate "$out/dd.err")"
-	rm -f "$F"
+	rm -rf "$d"
 }
 
 dd_part() {
@@ -242,22 +254,21 @@ print("%.6f" % (side["bw_bytes"] / 1048576.0))' "$1" 2>/dev/null || true
 # same-size ftruncate dirties the inode, the fsync commits the journal.
 tiobench_orig() {
 	say "tiobench pair $1 of $RUNS: fio"
-	rm -rf "$dir/fio"
-	mkdir -p "$dir/fio"
+	d=$(fresh tio "fio.$1")
 	for p in $TIO_PHASES; do
 		drop
 		n=""
 		case ${p#*:} in rand*) n="--number_ios=$TIO_RANDOM --norandommap --randrepeat=0" ;; esac
 		case ${p#*:} in *write) n="$n --end_fsync=1" ;; esac
 		# shellcheck disable=SC2086
-		in_cg fio --name=tio --directory="$dir/fio" --filename_format='tio.$jobnum' \
+		in_cg fio --name=tio --directory="$d" --filename_format='tio.$jobnum' \
 			--numjobs=2 --thread --group_reporting --rw="${p#*:}" --bs=4k --size="${TIO_SIZE}M" \
 			--ioengine=psync --fallocate=none --fadvise_hint=0 $n \
 			--output-format=json > "$out/fio.json" 2> "$out/fio.err" ||
 			echo "pair $1: fio ${p#*:} failed: $(tail -1 "$out/fio.err")" >> "$out/tiobench.why"
 		record "tiobench.${p%:*}" orig "$(fio_bw "$out/fio.json")"
 	done
-	rm -rf "$dir/fio"
+	rm -rf "$d"
 }
 
 tiobench_part() {
@@ -293,13 +304,12 @@ bytes_of() {
 }
 
 lmdd_orig() {
-	F=$dir/lmdd/dd.dat
-	mkdir -p "$dir/lmdd"
 	for bs in $LMDD_BS; do
 		b=$(bytes_of "$bs")
 		n=$((LMDD_SIZE * 1048576 / b))
 		l=$(lmdd_label "$bs")
-		rm -f "$F"
+		d=$(fresh lmdd "dd.$1.$l")
+		F=$d/dd.dat
 		drop
 		LC_ALL=C in_cg dd if=/dev/zero of="$F" bs="$b" count="$n" conv=fsync 2> "$out/dd.err" ||
 			echo "pair $1: dd write failed: $(tail -1 "$out/dd.err")" >> "$out/lmdd.w-$l.why"
@@ -308,7 +318,7 @@ lmdd_orig() {
 		LC_ALL=C in_cg dd if="$F" of=/dev/null bs="$b" 2> "$out/dd.err" ||
 			echo "pair $1: dd read failed: $(tail -1 "$out/dd.err")" >> "$out/lmdd.r-$l.why"
 		record "lmdd.r-$l" orig "$(dd_rate "$out/dd.err" | awk '{ printf "%.6f\n", $1 / 1e6 }')"
-		rm -f "$F"
+		rm -rf "$d"
 	done
 }
 

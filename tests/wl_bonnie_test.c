@@ -350,24 +350,26 @@ static void test_keep_cache(void)
 	o = opts("size=1M", 1);
 	if (o) {
 		for (i = 0; i < 12; i++)
-			n += !!wl_bonnie_ops.keep_cache(o, i) == kept[i];
+			n += !!wl_bonnie_ops.keep_cache(NULL, o, i) == kept[i];
 		TAP_EQ_INT(n, 12, "chained: rewrite, seq-stat, seq-del, rnd-stat, rnd-del keep the cache");
 		free(o);
 	}
 	o = opts("size=1M cache=cold", 1);
 	if (o) {
 		for (i = 0; i < 12; i++)
-			cold += wl_bonnie_ops.keep_cache(o, i);
+			cold += wl_bonnie_ops.keep_cache(NULL, o, i);
 		TAP_EQ_INT(cold, 0, "cold: every test from a dropped cache");
 		free(o);
 	}
 }
 
-/* Host mode keeps the directory for a file test whose predecessor in the
- * job is bonnie++'s own predecessor, with cache=chained only. */
+/* Host mode keeps the directory for a test whose predecessor in the job is
+ * bonnie++'s own predecessor, with cache=chained only; a continued test
+ * keeps the cache its predecessor left. */
 static void test_continues(void)
 {
-	static const int cont[12] = { 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1 };
+	const struct wl_ctx cont_ctx = { .continued = 1 };
+	static const int cont[12] = { 0, 0, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1 };
 	struct bonnie_opts *o;
 	int i, n = 0, cold = 0;
 
@@ -375,7 +377,8 @@ static void test_continues(void)
 	if (o) {
 		for (i = 0; i < 12; i++)
 			n += !!wl_bonnie_ops.continues(o, i) == cont[i];
-		TAP_EQ_INT(n, 12, "chained: each file test after seq-create continues the one before");
+		TAP_EQ_INT(n, 12, "chained: rewrite..seeks and the file tests after seq-create continue");
+		TAP_EQ_INT(wl_bonnie_ops.keep_cache(&cont_ctx, o, 3), 1, "a continued getc keeps the cache");
 		free(o);
 	}
 	o = opts("size=1M tests=seq-create,seq-del,rnd-create", 1);

@@ -65,7 +65,7 @@ int measure_test(const struct measure_env *env, const struct wl_ops *w, const vo
 		emit_error(env->em, "bench", ec, "%s prepare: %s", w->desc->name, strerror(-ret));
 		return ret;
 	}
-	if (env->drop && !(w->keep_cache && w->keep_cache(o, idx))) {
+	if (env->drop && !(w->keep_cache && w->keep_cache(ctx, o, idx))) {
 		ret = env->drop(env->drop_arg);
 		if (ret)
 			return ret;

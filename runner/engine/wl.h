@@ -56,8 +56,9 @@ struct wl_ops {
 	/* 1 when test idx must start from the page cache its prepare() left,
 	 * not a dropped one (no remount either): prepare() re-enacts the test
 	 * the original runs just before it in the same process, such as
-	 * bonnie++'s create before its stat.  May be NULL: always drop. */
-	int (*keep_cache)(const void *o, int idx);
+	 * bonnie++'s create before its stat, or (ctx->continued) the test
+	 * before left it.  May be NULL: always drop. */
+	int (*keep_cache)(const struct wl_ctx *ctx, const void *o, int idx);
 	/* 1 when test idx, in one run of the original, starts from exactly
 	 * what test idx-1 leaves on the filesystem (bonnie++'s stat finds the
 	 * files of its create).  Where the runner can keep that state (host

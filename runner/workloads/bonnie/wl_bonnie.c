@@ -130,8 +130,8 @@ static int bonnie_prepare(struct wl_ctx *ctx, const void *opts, int idx)
 
 	if (t < 0)
 		return t;
-	/* bonnie_continues: the files are the ones the test before left */
-	if (ctx->continued && t >= BON_FIRST_FILE_TEST)
+	/* bonnie_continues: the file or files are the ones the test before left */
+	if (ctx->continued)
 		return 0;
 	/* Leftovers of an earlier test in the same directory (the unit test). */
 	bon_cleanup(ctx);
@@ -151,9 +151,10 @@ static int bonnie_run(struct wl_ctx *ctx, const void *opts, int idx, struct bm_r
 		return t;
 	/* what the test before this one leaves behind in a single run: the
 	 * file's pages (not for the creating tests, whose unlink drops them,
-	 * nor for rewrite, which starts from prepare()'s block write itself) */
+	 * nor for rewrite, which starts from prepare()'s block write itself,
+	 * nor where the test before has just left them: ctx->continued) */
 	if (t != BON_PUTC && t != BON_BLOCK_W && t != BON_REWRITE && t < BON_FIRST_FILE_TEST &&
-	    !strcmp(o->cache, "chained")) {
+	    !strcmp(o->cache, "chained") && !ctx->continued) {
 		ret = bon_io_warm(ctx, o);
 		if (ret) {
 			r->partial = 1;
@@ -183,33 +184,40 @@ static int bonnie_run(struct wl_ctx *ctx, const void *opts, int idx, struct bm_r
  * bonnie++'s).  The random create follows the sequential tests, re-enacted
  * by its prepare().
  */
-static int bonnie_keep_cache(const void *opts, int idx)
+static int bonnie_keep_cache(const struct wl_ctx *ctx, const void *opts, int idx)
 {
 	const struct bonnie_opts *o = opts;
 	int t = bon_test_of(o, idx);
 
 	if (strcmp(o->cache, "chained"))
 		return 0;
+	if (ctx && ctx->continued)
+		return 1;
 	return t == BON_REWRITE || (t >= BON_FIRST_FILE_TEST && t != BON_SEQ_CREATE);
 }
 
 /*
- * In one bonnie++ run each file test after the first works on what the one
- * before left: stat reads the files create made, delete removes them, the
- * random create follows the sequential delete.  Where the runner keeps the
- * directory (host mode), the test takes that over instead of prepare()
- * rebuilding it: rebuilding in fresh directories freed the 512 MiB of the
- * fidelity bench's files four times before the random create where
- * bonnie++ frees it once, on a filesystem mounted with discard, and the
- * random create ran 0.55x bonnie++'s (docs/performance.md).  Only for
- * cache=chained, and only when the test before is bonnie++'s own predecessor.
+ * In one bonnie++ run each test after block-w works on what the one before
+ * left: rewrite, getc, block-r and seeks on block-w's file and its cached
+ * pages, stat on the files create made, delete removes them, the random
+ * create follows the sequential delete.  Where the runner keeps the
+ * directory (host mode), the test takes that over (no prepare(), no drop,
+ * no warm read) instead of rebuilding it: rebuilding in fresh directories
+ * freed the 512 MiB of the fidelity bench's files four times before the
+ * random create where bonnie++ frees it once, on a filesystem mounted with
+ * discard, and the random create ran 0.55x bonnie++'s (docs/performance.md);
+ * the I/O tests wrote and freed the 2 GiB file five times.  Only for
+ * cache=chained, and only when the test before is bonnie++'s own predecessor
+ * (putc, block-w and seq-create start on files of their own).
  */
 static int bonnie_continues(const void *opts, int idx)
 {
 	const struct bonnie_opts *o = opts;
 	int t = bon_test_of(o, idx), prev = idx > 0 ? bon_test_of(o, idx - 1) : -1;
 
-	if (strcmp(o->cache, "chained") || t <= BON_FIRST_FILE_TEST || prev < 0)
+	if (strcmp(o->cache, "chained") || prev < 0)
+		return 0;
+	if (t == BON_PUTC || t == BON_BLOCK_W || t == BON_SEQ_CREATE)
 		return 0;
 	return prev == t - 1;
 }
