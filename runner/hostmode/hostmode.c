@@ -106,28 +106,19 @@ static int host_drop(void *arg)
 }
 
 /*
- * The directory of test idx: the one test idx-1 left when the workload says
- * idx continues it (bonnie++'s stat after its create), else a fresh
- * DIR/bootmark.<pid>.<n>.  Anything kept and not continued goes first.
+ * The directory of test idx: the one test idx-1 kept for it (kept only when
+ * the workload says idx continues it: bonnie++'s stat after its create),
+ * else a fresh DIR/bootmark.<pid>.<n>.  1 continued, 0 fresh, or -errno.
  */
 static int host_test_dir(struct hostmode *h, struct emitter *em, const struct emit_ctx *ec,
-			 int idx, char *sub, size_t len)
+			 char *sub, size_t len)
 {
 	int ret;
 
-	if (h->kept[0] && idx > 0 && h->w->continues && h->w->continues(h->opts, idx)) {
+	if (h->kept[0]) {
 		snprintf(sub, len, "%s", h->kept);
 		h->kept[0] = '\0';
 		return 1;
-	}
-	if (h->kept[0]) {
-		ret = hosttree_remove(h->dirfd, h->kept);
-		if (ret) {
-			emit_error(em, "setup", ec, "cannot remove %s/%s: %s", h->dir, h->kept,
-				   strerror(-ret));
-			return ret;
-		}
-		h->kept[0] = '\0';
 	}
 	snprintf(sub, len, "bootmark.%ld.%u", (long)getpid(), ++h->ntest);
 	if (mkdirat(h->dirfd, sub, 0700)) {
@@ -158,7 +149,7 @@ static int host_test(struct hostmode *h, struct emitter *em, int idx)
 		return 0;
 	}
 	ec.test = res.test;
-	ret = host_test_dir(h, em, &ec, idx, sub, sizeof(sub));
+	ret = host_test_dir(h, em, &ec, sub, sizeof(sub));
 	if (ret < 0)
 		return ret;
 	ctx.continued = ret;
