@@ -166,10 +166,14 @@ int bm_qemu_argv(const struct bm_qemu_cfg *c, struct bm_argv *a)
 	bm_argv_add(a, c->kvm ? "host" : "max");
 	/* Virtual time: the guest's clock advances 2^shift ns per instruction,
 	 * so what it measures no longer depends on how busy the host is.
-	 * sleep=off: idle time is skipped, not waited for. */
+	 * sleep=on: while the vCPU idles (waiting for its disk) the clock runs
+	 * with the host's, so an I/O wait costs what it took.  sleep=off
+	 * warped the clock to the next timer instead: a wait of microseconds
+	 * could cost milliseconds, or seconds under NOHZ (dd64w's CoV 74%
+	 * against 0.8%, docs/bisect.md "Timing noise"). */
 	if (!c->kvm && c->icount >= 0) {
 		bm_argv_add(a, "-icount");
-		bm_argv_addf(a, "shift=%d,sleep=off", c->icount);
+		bm_argv_addf(a, "shift=%d,sleep=on", c->icount);
 	}
 	bm_argv_add(a, "-kernel");
 	bm_argv_add(a, c->vmlinuz);

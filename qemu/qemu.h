@@ -48,7 +48,7 @@ struct bm_qemu_cfg {
 	int kvm;
 	int mem_mib;
 	int smp;
-	int icount;               /* -1 off; else TCG -icount shift=N,sleep=off */
+	int icount;               /* -1 off; else TCG -icount shift=N,sleep=on */
 };
 
 int bm_qemu_argv(const struct bm_qemu_cfg *c, struct bm_argv *a);

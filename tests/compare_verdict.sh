@@ -12,9 +12,10 @@
 #    3 boots each: compare must report dd64r's headline metric (real) as a
 #    regression, once, with its other changed metrics under it; the HTML report
 #    must open with the same summary, before the plots.  Virtual time keeps dd64r's
-#    CoV near 1% on a quiet host, but I/O that a loaded host delays still moves the
-#    guest clock (measured here with other QEMUs running: one boot of three at
-#    0.51 s or 11 s instead of 0.38 s / 0.24 s, CoV 18% and 162%).  Such a sample is
+#    CoV below 1% on a quiet host, but I/O that a loaded host delays still moves the
+#    guest clock (under -icount sleep=off, with other QEMUs running: one boot of three
+#    at 0.51 s or 11 s instead of 0.38 s / 0.24 s, CoV 18% and 162%; sleep=on, which
+#    bootmark uses since, gave 1.9% at load 5-6, docs/bisect.md).  Such a sample is
 #    rightly no verdict, so when either side's CoV is above 5% the pair is booted
 #    once more (3 boots each again) and the new boots are judged.
 # BM_COMPARE_AA=DIR / BM_COMPARE_AB=DIR reuse run folders of an earlier run

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT */
+/* qemu/launch.c's argv: the clock options a timing rests on (--icount). */
+#include <stdio.h>
+#include <string.h>
+
+#include "qemu.h"
+#include "tap.h"
+
+/* The argument after `opt`, or NULL when opt is not in the argv. */
+static const char *after(const struct bm_argv *a, const char *opt)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < a->n; i++)
+		if (!strcmp(a->v[i], opt))
+			return a->v[i + 1];
+	return NULL;
+}
+
+static void build(struct bm_argv *a, int kvm, int icount)
+{
+	struct bm_qemu_cfg c = {
+		.vmlinuz = "/k/vmlinuz", .append = "console=ttyS0", .console_log = "/o/console.log",
+		.disk = "/o/disk.img", .disk_cache = "unsafe", .console_fd = -1, .results_fd = -1,
+		.disk_fd = -1, .disk_ro_fd = -1, .kvm = kvm, .mem_mib = 512, .smp = 1, .icount = icount,
+	};
+
+	memset(a, 0, sizeof(*a));
+	tap_ok(bm_qemu_argv(&c, a) == 0, "argv built (kvm %d, icount %d)", kvm, icount);
+}
+
+int main(void)
+{
+	struct bm_argv a;
+	const char *v;
+
+	tap_plan(0);
+	/* sleep=on: an idle vCPU's clock runs with the host's; sleep=off would warp
+	 * it to the next timer while the disk works (docs/bisect.md) */
+	build(&a, 0, 1);
+	v = after(&a, "-icount");
+	TAP_EQ_STR(v ? v : "(none)", "shift=1,sleep=on", "--icount 1: -icount shift=1,sleep=on");
+	v = after(&a, "-accel");
+	TAP_EQ_STR(v ? v : "(none)", "tcg", "--icount 1 runs under TCG");
+	v = after(&a, "-drive");
+	tap_ok(v && strstr(v, ",cache=unsafe"), "the disk's cache mode is passed (%s)", v ? v : "none");
+	bm_argv_free(&a);
+
+	build(&a, 0, -1);
+	tap_ok(!after(&a, "-icount"), "no --icount: no -icount (real time)");
+	bm_argv_free(&a);
+
+	build(&a, 1, 1);
+	tap_ok(!after(&a, "-icount"), "KVM: no -icount, which TCG alone has");
+	v = after(&a, "-accel");
+	TAP_EQ_STR(v ? v : "(none)", "kvm", "KVM: -accel kvm");
+	bm_argv_free(&a);
+	return tap_done();
+}
