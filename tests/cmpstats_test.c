@@ -21,7 +21,7 @@ static void near(double got, double want, double tol, const char *name)
 static void summaries(void)
 {
 	static const double x[] = { 1, 2, 4 }, one[] = { 7.5 }, same[] = { 3, 3, 3, 3 };
-	static const double neg[] = { -1, 1 };
+	static const double neg[] = { -1, 1 }, tick[] = { 0.05, 0.05, 0.05 };
 	struct bm_summary s;
 
 	bm_summarize(x, N(x), &s);
@@ -35,6 +35,14 @@ static void summaries(void)
 	       "n=1: mean and hmean are the value, stddev and CoV undefined");
 	bm_summarize(same, N(same), &s);
 	tap_ok(s.stddev == 0 && s.cov == 0 && s.mean == 3, "identical values: stddev 0, CoV 0");
+	/* a sum of inexact values: 0.05 * 3 / 3 is 0.05000000000000001 */
+	bm_summarize(tick, N(tick), &s);
+	tap_ok(s.stddev == 0 && s.mean == 0.05 && s.hmean == 0.05,
+	       "identical inexact values (0.05 x3): mean 0.05 exactly, stddev 0 (got %.17g, %g)",
+	       s.mean, s.stddev);
+	tap_ok(bm_mean(tick, N(tick)) == 0.05 && bm_sumsq_dev(tick, N(tick)) == 0 &&
+	       isnan(bm_mean(tick, 0)), "bm_mean and bm_sumsq_dev of equal values; NAN of none");
+	near(bm_sumsq_dev(x, N(x)), 14.0 / 3, 1e-12, "sum of squared deviations {1,2,4} = 14/3");
 	bm_summarize(neg, N(neg), &s);
 	tap_ok(isnan(s.hmean) && isnan(s.cov) && s.mean == 0,
 	       "hmean undefined with a value <= 0, CoV undefined at mean 0");
@@ -65,6 +73,7 @@ static void welch(void)
 	static const double b[] = { 27.1, 22.0, 20.8, 23.4, 23.4, 23.5, 25.8, 22.0,
 				    24.8, 20.2, 21.9, 22.1, 22.9, 20.5, 24.4 };
 	static const double c[] = { 5, 5, 5 }, d[] = { 6, 6, 6 }, one[] = { 1 };
+	static const double t5[] = { 0.05, 0.05, 0.05 }, t4[] = { 0.04, 0.04, 0.04 };
 	struct bm_welch w;
 
 	bm_welch_test(a, N(a), b, N(b), &w);
@@ -75,6 +84,9 @@ static void welch(void)
 	near(w.t, 2.455356398, 1e-8, "swapped samples flip the sign of t");
 	bm_welch_test(c, N(c), d, N(d), &w);
 	tap_ok(isnan(w.t) && isnan(w.p), "no variance on either side: undefined, not 0");
+	/* the CI A/A case: stime at clock-tick resolution, 3 against 3 */
+	bm_welch_test(t5, N(t5), t4, N(t4), &w);
+	tap_ok(isnan(w.p), "0.05 x3 against 0.04 x3: no variance, undefined (got p %g)", w.p);
 	bm_welch_test(one, 1, d, N(d), &w);
 	tap_ok(isnan(w.p), "n=1: undefined");
 }

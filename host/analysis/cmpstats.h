@@ -21,6 +21,10 @@ struct bm_summary {
 };
 
 void bm_summarize(const double *x, size_t n, struct bm_summary *s);
+/* The mean, and the sum of squared deviations from it, of n >= 1 values
+ * (NAN for none); equal values give exactly their value and exactly 0. */
+double bm_mean(const double *x, size_t n);
+double bm_sumsq_dev(const double *x, size_t n);
 
 /* Regularized incomplete beta I_x(a, b), a, b > 0, 0 <= x <= 1; NAN outside. */
 double bm_ibeta(double x, double a, double b);

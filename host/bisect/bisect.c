@@ -14,27 +14,6 @@ const char *bm_verdict_name(enum bm_verdict v)
 	return (unsigned)v < sizeof(names) / sizeof(names[0]) ? names[v] : "?";
 }
 
-/* Sum of squared deviations from the mean. */
-static double ss(const double *x, size_t n, double mean)
-{
-	double s = 0;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		s += (x[i] - mean) * (x[i] - mean);
-	return s;
-}
-
-static double mean_of(const double *x, size_t n)
-{
-	double s = 0;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		s += x[i];
-	return n ? s / (double)n : NAN;
-}
-
 void bm_ends_check(const double *g, size_t ng, const double *b, size_t nb,
 		   const struct bm_rule *r, struct bm_ends *e)
 {
@@ -48,10 +27,10 @@ void bm_ends_check(const double *g, size_t ng, const double *b, size_t nb,
 		snprintf(e->why, sizeof(e->why), "an end has no sample");
 		return;
 	}
-	e->good_mean = mean_of(g, ng);
-	e->bad_mean = mean_of(b, nb);
+	e->good_mean = bm_mean(g, ng);
+	e->bad_mean = bm_mean(b, nb);
 	e->df = (double)(ng + nb) - 2;
-	e->sd = e->df > 0 ? sqrt((ss(g, ng, e->good_mean) + ss(b, nb, e->bad_mean)) / e->df) : NAN;
+	e->sd = e->df > 0 ? sqrt((bm_sumsq_dev(g, ng) + bm_sumsq_dev(b, nb)) / e->df) : NAN;
 	e->change = e->good_mean ? (e->bad_mean - e->good_mean) / fabs(e->good_mean) : NAN;
 	e->dir = r->dir ? r->dir : e->bad_mean >= e->good_mean ? 1 : -1;
 	if (ng >= 2 && nb >= 2)
@@ -111,7 +90,7 @@ static enum bm_verdict sprt(double g, double b, const double *c, size_t n, int d
 		y[i] = y[i] < lo ? lo : y[i] > hi ? hi : y[i];
 		sum += y[i] - mid;
 	}
-	ssc = ss(y, n, mean_of(y, n));
+	ssc = n ? bm_sumsq_dev(y, n) : 0;
 	df = df_ends + (double)n - 1;
 	sd = df >= 1 ? sqrt((ss_ends + ssc) / df) : 0;
 	if (!(sd > 0)) {  /* no noise estimate: only the side is known */
