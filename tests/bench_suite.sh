@@ -17,12 +17,15 @@
 #   qemu   CoV over REPEATS boots (bootmark run --repeat) of the smoke suite's
 #          dd, lmdd, tiobench, bonnie and aio lines, one kernel, ext4, from
 #          bootmark compare's cov_pct
+#   qemu-icount  the same boots under --icount 1 --disk-cache unsafe (virtual time,
+#          as bisection and the history test boot); docs/history.md's accuracy
+#          tables draw their second noise level from these
 #   host   CoV over REPEATS runs of bootmark-runner --host, same workloads at
 #          a few hundred MiB, on a directory of this machine's disk
 #
 # Knobs (environment):
 #   BM, RUNNER, BUILD, BENCH_KERNELS   as every part (tests/bench.sh)
-#   BENCH_SUITE_PARTS      parts to run (default "cost seeds qemu host")
+#   BENCH_SUITE_PARTS      parts to run (default "cost seeds qemu qemu-icount host")
 #   BENCH_SUITE_FS         filesystems of "cost" (default "ext4 xfs")
 #   BENCH_SUITE_SCALES     scales of "seeds" (default "0.002 0.01")
 #   BENCH_SUITE_FS1        filesystem of "seeds" and "qemu" (default ext4)
@@ -46,7 +49,7 @@ BM=${BM:-build/bootmark}
 RUNNER=${RUNNER:-build/bootmark-runner}
 BUILD=${BUILD:-build}
 KERNELS=${BENCH_KERNELS:-"deb:6.1.0-53-amd64 deb:6.12.117+deb12-amd64"}
-PARTS=${BENCH_SUITE_PARTS:-"cost seeds qemu host"}
+PARTS=${BENCH_SUITE_PARTS:-"cost seeds qemu qemu-icount host"}
 FSLIST=${BENCH_SUITE_FS:-"ext4 xfs"}
 SCALES=${BENCH_SUITE_SCALES:-"0.002 0.01"}
 FS1=${BENCH_SUITE_FS1:-ext4}
@@ -296,14 +299,20 @@ part_seeds() {
 		"$(dur "$(awk -v a="$a" -v b="$b" -v c="$1" 'BEGIN { print a + b + c }')")" - -
 }
 
+# part_qemu MODE [QEMU OPTIONS...]: MODE "qemu" boots in real time; "qemu-icount"
+# with --icount 1 --disk-cache unsafe, as bisection and the history test boot
+# (docs/bisect.md, "Timing noise"): the guest's clock counts instructions, so the
+# host's load and the TCG's speed leave the figures
 part_qemu() {
-	echo "== repeatability in QEMU: $REPEATS boots of the smoke suite's dd lmdd tiobench bonnie aio, $K1, $FS1"
+	mode=$1
+	shift
+	echo "== repeatability in QEMU ($mode): $REPEATS boots of the smoke suite's dd lmdd tiobench bonnie aio, $K1, $FS1"
 	if ! custom_image; then
-		na repeat "qemu CoV" "no image" -
+		na repeat "$mode CoV" "no image" -
 		return 0
 	fi
-	out=$work/rep
-	"$BM" run --kernel "$K1" --suite repeatset --fs "$FS1" --accel tcg --repeat "$REPEATS" \
+	out=$work/rep.$mode
+	"$BM" run --kernel "$K1" --suite repeatset --fs "$FS1" --accel tcg --repeat "$REPEATS" "$@" \
 		--configs "$work/configs" --image "$work/img/base.cpio.xz" --out "$out" > "$out.log" 2>&1 ||
 		tail -n 3 "$out.log"
 	n=0
@@ -315,16 +324,16 @@ part_qemu() {
 		meta "$m" seconds >> "$work/rep.secs"
 	done
 	if [ "$n" -lt "$REPEATS" ]; then
-		na repeat "qemu CoV" "$n of $REPEATS boots completed (see $out.log)" -
+		na repeat "$mode CoV" "$n of $REPEATS boots completed (see $out.log)" -
 		[ "$n" -ge 2 ] || return 0
 	fi
 	echo "  boot wall times: $(tr '\n' ' ' < "$work/rep.secs")s"
-	fig repeat "qemu boot wall time CoV ($n boots)" "$(cov < "$work/rep.secs") %" - -
+	fig repeat "$mode boot wall time CoV ($n boots)" "$(cov < "$work/rep.secs") %" - -
 	"$BM" compare --format csv "$out" > "$work/rep.csv"
 	awk -F, -v map="$HEADMAP" 'BEGIN { n = split(map, a, " ")
 			for (i = 1; i <= n; i++) { split(a[i], kv, "="); head[kv[1]] = kv[2] } }
 		NR > 1 && head[$1] == $4 && $13 != "" { print $2, $4, $5, $8, $13 }' "$work/rep.csv" |
-		covfigs qemu "$FS1"
+		covfigs "$mode" "$FS1"
 }
 
 part_host() {
@@ -395,9 +404,10 @@ for p in $PARTS; do
 	case $p in
 	cost) part_cost ;;
 	seeds) part_seeds ;;
-	qemu) part_qemu ;;
+	qemu) part_qemu qemu ;;
+	qemu-icount) part_qemu qemu-icount --icount 1 --disk-cache unsafe ;;
 	host) part_host ;;
-	*) echo "bench_suite: unknown part '$p' (cost seeds qemu host)"; exit 1 ;;
+	*) echo "bench_suite: unknown part '$p' (cost seeds qemu qemu-icount host)"; exit 1 ;;
 	esac
 done
 exit "$broken"
