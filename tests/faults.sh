@@ -62,7 +62,7 @@ vmlinuz=$kdir/vmlinuz
 kboot=${BOOTMARK_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/bootmark}/kernels/${kernel#deb:}/boot
 if [ -s "$kboot/vmlinux-${kernel#deb:}" ] && grep -qx 'CONFIG_PVH=y' "$kboot/config-${kernel#deb:}"; then
 	vmlinuz=$kboot/vmlinux-${kernel#deb:}
-	append="$append cryptomgr.notests"
+	append="$append cryptomgr.notests initcall_blacklist=crypto_kdf108_init,init_encrypted ipv6.disable=1"
 fi
 echo "# booting $vmlinuz"
 # One more archive (zstd like the others) adds this test's suites and the

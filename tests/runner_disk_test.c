@@ -335,11 +335,16 @@ static void test_unknown(void)
 	image2("md10.img", size, 0, "", 0, md10, md, sizeof(md));
 	image2("oursmd10.img", size, 1024, ext, sizeof(ext), md10, md, sizeof(md));
 	image2("small.img", mib + mib / 2, 10, "x", 1, mib + mib / 3, "y", 1);
+	/* not a multiple of 512: the last MiB cannot be read O_DIRECT */
+	image2("odd.img", size + 1000, 0, "", 0, size + 900, "\x02", 1);
 
 	ret = foreign("BMSCRATCH0", "tail.img", "", &wiped, err, sizeof(err));
 	tap_ok(ret == -ENOTEMPTY && strstr(err, "holds unrecognised non-zero data at offset 3145628 "
 	       "that bootmark did not make") && strstr(err, "disk_wipe=BMSCRATCH0"),
 	       "data in the last MiB only: %s", err);
+	ret = foreign("BMSCRATCH0", "odd.img", "", &wiped, err, sizeof(err));
+	tap_ok(ret == -ENOTEMPTY && strstr(err, "unrecognised non-zero data at offset 3146628 "),
+	       "an end off the block size is read buffered: %s", err);
 	ret = foreign("BMSCRATCH0", "head.img", "", &wiped, err, sizeof(err));
 	tap_ok(ret == -ENOTEMPTY && strstr(err, "unrecognised non-zero data at offset 5000 "),
 	       "data in the first MiB: %s", err);
