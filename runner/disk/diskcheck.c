@@ -237,7 +237,7 @@ static int read_ends_fd(int fd, struct ends *e)
 /*
  * O_DIRECT first: the check then leaves no page of the disk in the page
  * cache for the first test to find, and under TCG it costs a fraction of
- * a buffered read (the 2 MiB took 60 ms buffered, about 20 ms direct, on a
+ * a buffered read (the 2 MiB: about 20 ms direct, 60 buffered, on a
  * Debian 6.1 guest; docs/performance.md).  What refuses direct I/O (EINVAL:
  * a file on tmpfs, an end not on a logical block) is read buffered.
  */
