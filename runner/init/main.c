@@ -452,14 +452,6 @@ int main(int argc, char **argv)
 		rlog(RLOG_ERR, "no heartbeat thread; records will still be written");
 	run(&b);
 	emit_end(&b.em);
-	/* Records handed to printk (a shared console) are printed by whichever
-	 * CPU holds the console, in order; reboot(2) stops the other CPUs, so
-	 * when kernel messages flood the console the last records (the repeats,
-	 * END) can still be queued behind them at power-off and are lost
-	 * (tests/faults.sh, kmsg, once in CI).  A second lets the console
-	 * catch up; records on a port of their own (QEMU's ttyS1) need none. */
-	if (b.em.kfd >= 0)
-		sleep(1);
 	/* halt means stay down; otherwise a hung reboot is still recovered */
 	wdog_release(&b.wd, !strcmp(b.cfg.finish, "halt"));
 	emit_close(&b.em);
