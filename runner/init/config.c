@@ -55,6 +55,10 @@ const struct bm_opt runner_opts[] = {
 		"runner messages on the console: 0 errors, 1 progress, 2 debug"),
 	OPT_INT("watchdog", watchdog, "0", 0, 3600,
 		"arm the hardware watchdog with this timeout in seconds during the run, 0 = off"),
+	OPT_INT("aslr", aslr, "0", 0, 2,
+		"kernel.randomize_va_space for the run: 0 maps a program at the same addresses "
+		"every time it runs (QEMU's TCG then reuses its translation of mkfs: half a "
+		"mkfs's time), 2 the kernel's default; the tests' I/O is the same either way"),
 	OPT_STR("watchdog_dev", watchdog_dev, "/dev/watchdog", "the watchdog device"),
 	{ .name = "lava", .type = BM_OPT_BOOL, .off = offsetof(struct runner_cfg, lava),
 	  .def = "0", .help = "also write one M record per metric, for LAVA's monitors" },

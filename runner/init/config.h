@@ -37,6 +37,7 @@ struct runner_cfg {
 	char watchdog_dev[64];
 	int lava;              /* also one M record per metric (LAVA monitors) */
 	char fault[16];        /* tests only: none | panic | hang | kmsg, after HELLO */
+	long long aslr;        /* kernel.randomize_va_space for the run */
 };
 
 extern const struct bm_opt runner_opts[];

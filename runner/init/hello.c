@@ -203,6 +203,19 @@ static int have_aio(void)
 	return io_setup(0, &ctx) == -EINVAL;
 }
 
+/* kernel.randomize_va_space as the suite runs it (the runner sets it), -1 unknown. */
+static int aslr_now(void)
+{
+	char *buf;
+	int v;
+
+	if (bm_read_file("/proc/sys/kernel/randomize_va_space", &buf, NULL, 64))
+		return -1;
+	v = atoi(buf);
+	free(buf);
+	return v;
+}
+
 static void put(struct bm_kv *kv, unsigned *n, const char *k, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
@@ -277,6 +290,7 @@ unsigned hello_collect(struct bm_kv *kv, const struct runner_cfg *cfg,
 	put(kv, &n, "config", "%08x", runner_cfg_hash(cfg));
 	put(kv, &n, "runner", "%s", RUNNER_VERSION);
 	put(kv, &n, "aio", "%d", have_aio());
+	put(kv, &n, "aslr", "%d", aslr_now());
 	if (times) {
 		times->hello = boottime();
 		put_times(kv, &n, times);

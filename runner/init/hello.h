@@ -8,7 +8,7 @@
 #include "proto.h"
 
 #define RUNNER_VERSION "0.1"
-#define HELLO_KV_MAX 30
+#define HELLO_KV_MAX 32
 
 /*
  * Milestones of the boot on the guest's clock (seconds since boot), for the
