@@ -111,10 +111,10 @@ for k in $KERNELS; do
 		kernel) name="kernel to /init (bootmark / trivial)" ;;
 		unpack) name="of which initramfs unpack" ;;
 		runner) name="runner start" ;;
-		setup) name="runner setup (config, results port)" ;;
+		setup) name="runner setup (mounts, config)" ;;
 		modules) name="module loading" ;;
 		disk) name="disk wait" ;;
-		hello) name="hello (checks, facts, klog)" ;;
+		hello) name="hello (disk checks, facts)" ;;
 		mkfs) name="first mkfs (ext4)" ;;
 		clock-rate) name="guest clock / host clock" ;;
 		esac

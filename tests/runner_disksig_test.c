@@ -177,6 +177,17 @@ static void test_volumes(void)
 	buf[777777] = 1;
 	TAP_EQ_INT((int)disksig_nonzero(buf, sizeof(buf)), 777777, "the first non-zero byte");
 	TAP_EQ_INT((int)disksig_nonzero(buf, 0), 0, "an empty buffer");
+	buf[777777] = 0;
+	/* It compares 64 bytes a step: the byte within the step, and a tail
+	 * shorter than a step, must still be the first non-zero one. */
+	buf[640 + 63] = 0x80;
+	buf[640 + 64] = 1;
+	TAP_EQ_INT((int)disksig_nonzero(buf, sizeof(buf)), 703, "the last byte of a 64-byte step");
+	TAP_EQ_INT((int)disksig_nonzero(buf + 1, 702), 702, "a length that ends before it");
+	memset(buf, 0, sizeof(buf));
+	buf[1000] = 7;
+	TAP_EQ_INT((int)disksig_nonzero(buf, 1001), 1000, "in a tail of 41 bytes");
+	TAP_EQ_INT((int)disksig_nonzero(buf + 3, 997), 997, "unaligned, all zero");
 	memset(buf, 0, sizeof(buf));
 }
 

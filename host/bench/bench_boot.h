@@ -18,10 +18,10 @@ enum bm_bb_phase {
 	BM_BB_KERNEL,   /* guest clock 0 to "Run /init" (less klog_skew; trivial: to its line) */
 	BM_BB_UNPACK,   /* "Trying to unpack rootfs" to "Freeing initrd memory" */
 	BM_BB_RUNNER,   /* "Run /init" to the runner's main() */
-	BM_BB_SETUP,    /* mounts, configuration, results port: module loading starts */
-	BM_BB_MODULES,  /* boot modules loaded */
+	BM_BB_SETUP,    /* mounts, console, configuration: module loading starts */
+	BM_BB_MODULES,  /* boot modules loaded (results port, klog scan beside) */
 	BM_BB_DISK,     /* the test disk found */
-	BM_BB_HELLO,    /* safety checks, facts, the kernel log scan: HELLO formatted */
+	BM_BB_HELLO,    /* safety checks, facts: HELLO formatted */
 	BM_BB_MKFS,     /* first P mkfs to the P mount after it */
 	BM_BB_RATE,     /* guest clock over host clock from HELLO to that P mount */
 	BM_BB_SKEW,     /* printk clock minus CLOCK_BOOTTIME (klog_skew) */
