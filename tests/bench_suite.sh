@@ -157,6 +157,23 @@ covfigs() {
 	awk '$5 + 0 > 10 { n++ } END { print "flagged (> 10%):", n + 0, "of", NR }' "$work/cov.$1"
 }
 
+# smoke_fig META FS LIMIT: the FIG line of one smoke boot (LIMIT "-": no target);
+# sets rel and secs; returns 1 when the boot did not complete
+smoke_fig() {
+	rel=$(meta "$1" kernel_release)
+	secs=$(meta "$1" seconds)
+	status=$(meta "$1" status)
+	tgt=-
+	[ "$3" = - ] || tgt="<= $3 s"
+	if [ "$status" != completed ]; then
+		na suite "smoke $2 $rel (TCG)" "$status" "$tgt"
+		return 1
+	fi
+	v=-
+	[ "$3" = - ] || v=$(verdict "$secs" "<=" "$3")
+	fig suite "smoke $2 $rel (TCG)" "$(printf '%.1f' "$secs") s" "$tgt" "$v"
+}
+
 # The smoke suite on ext4 and xfs in one boot per kernel (issue 19: <= 60 s
 # under TCG, QEMU start to exit); the arguments are run's --kernel words.
 smoke_both() {
@@ -167,15 +184,7 @@ smoke_both() {
 	for m in "$out"/*/meta.json; do
 		[ -f "$m" ] || continue
 		found=1
-		rel=$(meta "$m" kernel_release)
-		secs=$(meta "$m" seconds)
-		status=$(meta "$m" status)
-		if [ "$status" != completed ]; then
-			na suite "smoke ext4+xfs $rel (TCG)" "$status" "<= $SMOKE_TARGET s"
-			continue
-		fi
-		fig suite "smoke ext4+xfs $rel (TCG)" "$(printf '%.1f' "$secs") s" \
-			"<= $SMOKE_TARGET s" "$(verdict "$secs" "<=" "$SMOKE_TARGET")"
+		smoke_fig "$m" ext4+xfs "$SMOKE_TARGET" || true
 	done
 	[ "$found" = 1 ] || na suite "smoke ext4+xfs" "no boot (see $out.log)" "<= $SMOKE_TARGET s"
 }
@@ -196,14 +205,7 @@ part_cost() {
 		for m in "$out"/*/meta.json; do
 			[ -f "$m" ] || continue
 			found=1
-			rel=$(meta "$m" kernel_release)
-			secs=$(meta "$m" seconds)
-			status=$(meta "$m" status)
-			if [ "$status" != completed ]; then
-				na suite "smoke $fs $rel (TCG)" "$status" -
-				continue
-			fi
-			fig suite "smoke $fs $rel (TCG)" "$(printf '%.1f' "$secs") s" - -
+			smoke_fig "$m" "$fs" - || continue
 			total=$(awk -v a="$total" -v b="$secs" 'BEGIN { print a + b }')
 			log=${m%/meta.json}/results.log
 			[ -n "$first" ] || first=$log

@@ -417,37 +417,33 @@ static void say_hello(struct boot *b)
 
 static void run(struct boot *b)
 {
-	const char *mod_err = b->mod_err, *disk_err = b->disk_err;
-	int mod_ret, disk_ret;
 	struct fsrun fr;
 
 	if (!b->cfg_bad)
 		set_aslr(&b->cfg);
 	hello_kmsg_scan(&b->times);
 	find_disk_wait(b);
-	mod_ret = b->mod_ret;
-	disk_ret = b->disk_ret;
 	say_hello(b);
 	if (b->cfg_bad) {
 		emit_error(&b->em, "config", NULL, "%s", b->cfg_err);
 		return;
 	}
-	if (mod_ret) {
-		emit_error(&b->em, "module", NULL, "%s", mod_err);
+	if (b->mod_ret) {
+		emit_error(&b->em, "module", NULL, "%s", b->mod_err);
 		return;
 	}
-	if (disk_ret && b->refused) {
+	if (b->disk_ret && b->refused) {
 		/* The record holds 255 bytes of it; the console gets the whole list. */
-		if (strlen(disk_err) > 250)
-			rlog(RLOG_ERR, "%s", disk_err);
-		emit_error(&b->em, "refused", NULL, "%s", disk_err);
+		if (strlen(b->disk_err) > 250)
+			rlog(RLOG_ERR, "%s", b->disk_err);
+		emit_error(&b->em, "refused", NULL, "%s", b->disk_err);
 		/* Whatever finish= says: a reboot would loop a PXE box into the
 		 * same refusal. */
 		snprintf(b->cfg.finish, sizeof(b->cfg.finish), "poweroff");
 		return;
 	}
-	if (disk_ret) {
-		emit_error(&b->em, "disk", NULL, "%s", disk_err);
+	if (b->disk_ret) {
+		emit_error(&b->em, "disk", NULL, "%s", b->disk_err);
 		return;
 	}
 	rlog(RLOG_INFO, "test disk %s (%s), %llu bytes", b->disk.dev, b->disk.serial,
