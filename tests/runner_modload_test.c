@@ -2,6 +2,7 @@
 /* common/moddb.c + runner/modules/modplan.c: index parsing and load order on a fake module tree. */
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -129,6 +130,142 @@ static void test_fake(void)
 	bm_moddb_free(&mi);
 }
 
+/* mod_plan_run with a fake load that checks, as each module starts, that
+ * what it needs is done, and keeps the order and the peak of loads at once. */
+struct fake {
+	pthread_mutex_t mu;
+	const struct mod_plan *p;
+	unsigned char *state;     /* per module: 0, 1 loading, 2 done */
+	int *loads, inflight, peak, bad;
+	char seq[512];
+	const char *fail;         /* this module's load fails with -ENOEXEC */
+};
+
+static int fake_load(void *ctx, const struct bm_moddb *db, const struct bm_mod *m)
+{
+	struct fake *f = ctx;
+	const struct bm_mod *d;
+	size_t idx = (size_t)(m - db->mods), i;
+	unsigned k;
+
+	pthread_mutex_lock(&f->mu);
+	for (k = 0; k < m->ndeps; k++) {
+		d = bm_moddb_lookup(db, m->deps[k]);
+		f->bad += d && f->state[d - db->mods] != 2;
+	}
+	for (i = 0; i < f->p->n && f->p->step[i].mod != idx; i++)
+		;
+	/* a softdep's step: after every earlier one */
+	for (k = 0; i < f->p->n && f->p->step[i].after_all && k < i; k++)
+		f->bad += f->state[f->p->step[k].mod] != 2;
+	f->loads[idx]++;
+	f->state[idx] = 1;
+	if (++f->inflight > f->peak)
+		f->peak = f->inflight;
+	snprintf(f->seq + strlen(f->seq), sizeof(f->seq) - strlen(f->seq), "%s%s",
+		 f->seq[0] ? " " : "", m->name);
+	pthread_mutex_unlock(&f->mu);
+	usleep(20000);  /* long enough for the other threads to start theirs */
+	pthread_mutex_lock(&f->mu);
+	f->state[idx] = 2;
+	f->inflight--;
+	pthread_mutex_unlock(&f->mu);
+	return f->fail && !strcmp(m->name, f->fail) ? -ENOEXEC : 0;
+}
+
+/* Runs list's plan on nthreads; ret, and the fake's record in f. */
+static int fake_run(const struct bm_moddb *mi, const char *list, unsigned nthreads,
+		    const char *fail, struct fake *f, char *err, size_t errlen)
+{
+	struct mod_plan p;
+	int ret;
+
+	memset(f, 0, sizeof(*f));
+	f->state = calloc(mi->nmods + 1, 1);
+	f->loads = calloc(mi->nmods + 1, sizeof(*f->loads));
+	if (!f->state || !f->loads)
+		tap_bail("out of memory");
+	pthread_mutex_init(&f->mu, NULL);
+	f->fail = fail;
+	f->p = &p;
+	mod_plan_init(&p);
+	ret = mod_plan_add_list(mi, &p, list, err, errlen);
+	if (!ret)
+		ret = mod_plan_run(mi, &p, nthreads, fake_load, f, err, errlen);
+	mod_plan_free(&p);
+	pthread_mutex_destroy(&f->mu);
+	free(f->state);  /* the counts stay for the checks */
+	f->state = NULL;
+	return ret;
+}
+
+static int loaded_once(const struct fake *f, size_t nmods, const struct bm_moddb *mi,
+		       const char *names)
+{
+	size_t i;
+	int n = 0;
+
+	for (i = 0; i < nmods; i++) {
+		if (f->loads[i] > 1)
+			return 0;
+		n += f->loads[i];
+		if (f->loads[i] && !strstr(names, mi->mods[i].name))
+			return 0;
+	}
+	return n;
+}
+
+static void test_run(void)
+{
+	struct bm_moddb mi;
+	struct fake f;
+	char err[256] = "";
+	int ret;
+
+	fake_tree();
+	if (bm_moddb_load(&mi, dir, err, sizeof(err)))
+		tap_bail("the fake index does not load");
+	ret = fake_run(&mi, "ext4,virtio_blk", 4, NULL, &f, err, sizeof(err));
+	tap_ok(!ret && !f.bad && loaded_once(&f, mi.nmods, &mi, "crc32c_intel crc32c_generic "
+		"jbd2 mbcache crc16 ext4 virtio virtio_ring virtio_blk") == 9,
+	       "4 threads: all 9 once, each after what it needs (%s; %d out of order)", f.seq,
+	       f.bad);
+	tap_ok(f.peak >= 2, "4 threads: loads at once: %d", f.peak);
+	free(f.loads);
+	ret = fake_run(&mi, "ext4,virtio_blk", 1, NULL, &f, err, sizeof(err));
+	tap_ok(!ret && f.peak == 1 && !strcmp(f.seq, "crc32c_intel crc32c_generic jbd2 mbcache "
+		"crc16 ext4 virtio virtio_ring virtio_blk"), "1 thread: the plan's order: %s", f.seq);
+	free(f.loads);
+	ret = fake_run(&mi, "ext4,virtio_blk", 4, "jbd2", &f, err, sizeof(err));
+	tap_ok(ret == -ENOEXEC && strstr(err, "cannot load module jbd2") &&
+	       !strstr(f.seq, "ext4") && !f.bad,
+	       "a required module fails: its error, nothing that needs it loads (%s; %s)", err,
+	       f.seq);
+	free(f.loads);
+	err[0] = '\0';
+	ret = fake_run(&mi, "ext4", 2, "crc32c_intel", &f, err, sizeof(err));
+	tap_ok(!ret && strstr(f.seq, "ext4") && !err[0],
+	       "an optional module fails: logged, the rest loads (%s)", f.seq);
+	free(f.loads);
+	bm_moddb_free(&mi);
+}
+
+/* The boot modules of a real tree on 4 threads: in order, and at once where
+ * modules.dep allows (6.1: virtio, virtio_ring and the virtio_pci_*_dev
+ * libraries need nothing; 6.12 has only virtio_blk outside the kernel). */
+static void run_real(const struct bm_moddb *mi, const char *release)
+{
+	struct fake f;
+	char err[256] = "";
+	int ret;
+
+	ret = fake_run(mi, "virtio_pci,virtio_blk", 4, NULL, &f, err, sizeof(err));
+	free(f.loads);
+	tap_ok(!ret && !f.bad && (strncmp(release, "6.1.", 4) || f.peak >= 2),
+	       "%s boot modules on 4 threads: %s (%d out of order, %d at once) %s", release,
+	       f.seq, f.bad, f.peak, err);
+}
+
 /* The Debian trees of bootmark's kernel cache (fetched when missing): the
  * real files parse and plan. */
 static void test_real(const char *release, const char *ext)
@@ -158,6 +295,7 @@ static void test_real(const char *release, const char *ext)
 	tap_ok(p.n && strstr(mi.mods[p.step[p.n - 1].mod].path, ext) != NULL,
 	       "%s modules end in %s", release, ext);
 	mod_plan_free(&p);
+	run_real(&mi, release);
 	bm_moddb_free(&mi);
 }
 
@@ -167,6 +305,7 @@ int main(void)
 	if (!mkdtemp(dir))
 		tap_bail("mkdtemp failed");
 	test_fake();
+	test_run();
 	cleanup();
 	test_real("6.1.0-53-amd64", ".ko");
 	test_real("6.12.117+deb12-amd64", ".ko.xz");

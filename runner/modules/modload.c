@@ -8,7 +8,6 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "log.h"
 #include "modload.h"
 
 /* Not in older uapi headers; the kernel decompresses (CONFIG_MODULE_DECOMPRESS). */
@@ -39,11 +38,12 @@ static int is_compressed(const char *path)
 	return 0;
 }
 
-static int load_one(const struct bm_moddb *db, const struct bm_mod *m)
+static int load_one(void *ctx, const struct bm_moddb *db, const struct bm_mod *m)
 {
 	char path[512];
 	int fd, flags = 0, ret = 0;
 
+	(void)ctx;
 	snprintf(path, sizeof(path), "%s/%s", db->dir, m->path);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -59,28 +59,7 @@ static int load_one(const struct bm_moddb *db, const struct bm_mod *m)
 int mod_plan_load(const struct bm_moddb *db, const struct mod_plan *p,
 		  char *err, size_t errlen)
 {
-	const struct bm_mod *m;
-	size_t i;
-	int ret;
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 
-	if (p->skipped[0])
-		rlog(RLOG_INFO, "optional modules not available: %s", p->skipped);
-	for (i = 0; i < p->n; i++) {
-		m = &db->mods[p->step[i].mod];
-		ret = load_one(db, m);
-		if (!ret) {
-			rlog(RLOG_DEBUG, "loaded %s", m->name);
-			continue;
-		}
-		if (p->step[i].optional) {
-			/* e.g. crc32c_intel on a CPU without SSE4.2: the generic one serves. */
-			rlog(RLOG_INFO, "optional module %s not loaded: %s", m->name,
-			     strerror(-ret));
-			continue;
-		}
-		snprintf(err, errlen, "cannot load module %s (%s): %s", m->name,
-			 m->path, strerror(-ret));
-		return ret;
-	}
-	return 0;
+	return mod_plan_run(db, p, ncpu > 0 ? (unsigned)ncpu : 1, load_one, NULL, err, errlen);
 }

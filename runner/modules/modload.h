@@ -18,7 +18,11 @@
 struct mod_step {
 	size_t mod;        /* index into bm_moddb.mods */
 	int optional;      /* reached through a softdep: failure is logged only */
+	int after_all;     /* waits for every earlier step (softdeps), not only its dependencies */
 };
+
+/* Threads that load at once: the boot modules' widest level is four. */
+#define MOD_THREADS_MAX 4
 
 struct mod_plan {
 	struct mod_step *step;
@@ -37,9 +41,19 @@ int mod_plan_add(const struct bm_moddb *db, struct mod_plan *p, const char *name
 /* Adds every item of a comma list. */
 int mod_plan_add_list(const struct bm_moddb *db, struct mod_plan *p,
 		      const char *list, char *err, size_t errlen);
-/* Loads the plan in order with finit_module(2).  EEXIST counts as loaded. */
+/* Loads the plan with finit_module(2), a thread per online CPU (at most
+ * MOD_THREADS_MAX).  EEXIST counts as loaded. */
 int mod_plan_load(const struct bm_moddb *db, const struct mod_plan *p,
 		  char *err, size_t errlen);
+
+/* One module's load: 0 or -errno (finit_module in the image, a fake in tests). */
+typedef int (*mod_load_fn)(void *ctx, const struct bm_moddb *db, const struct bm_mod *m);
+/* Runs the plan on up to nthreads threads, the caller's among them
+ * (modrun.c): a step starts once the steps it needs are done.  A required
+ * step's failure stops new starts; 0, or that failure's -errno with the
+ * reason in err.  An optional step's failure is only logged. */
+int mod_plan_run(const struct bm_moddb *db, const struct mod_plan *p, unsigned nthreads,
+		 mod_load_fn load, void *ctx, char *err, size_t errlen);
 
 /* Default directory: /lib/modules/<uname -r>. */
 int modload_default_dir(char *buf, size_t len);

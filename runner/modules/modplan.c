@@ -81,6 +81,8 @@ static int plan_module(const struct bm_moddb *db, struct mod_plan *p, size_t idx
 		return -ENOMEM;
 	p->step[p->n].mod = idx;
 	p->step[p->n].optional = optional;
+	/* what a softdep brought in, and a module with softdep pre: the serial order */
+	p->step[p->n].after_all = optional || (s && s->npre);
 	p->n++;
 	for (i = s ? s->npre : 0; s && i < s->n; i++)
 		plan_name(db, p, s->names[i], 1, depth + 1, err, errlen);
