@@ -63,7 +63,7 @@ static void test_keys(void)
 	t.kskew = 0.1126;
 	t.kskew_ok = 1;
 	t.kcost = 0.02;
-	n = hello_collect(kv, &cfg, "console=ttyS0", NULL, &t);
+	n = hello_collect(kv, NULL, &cfg, "console=ttyS0", NULL, &t);
 	tap_ok(n <= HELLO_KV_MAX, "within HELLO_KV_MAX (%u)", n);
 	for (i = 0; i < n; i++) {
 		if (!strcmp(kv[i].key, "t_runner"))
@@ -85,7 +85,7 @@ static void test_keys(void)
 	tap_ok(th && t.hello > 0, "t_hello set when the HELLO is formatted");
 	TAP_EQ_STR(skew ?: "(none)", "0.1126", "klog_skew, 4 decimals");
 	tap_ok(!drift, "no klog_drift from one probe");
-	TAP_EQ_INT(hello_collect(kv, &cfg, "", NULL, NULL) < n, 1, "no times: no t_ keys");
+	TAP_EQ_INT(hello_collect(kv, NULL, &cfg, "", NULL, NULL) < n, 1, "no times: no t_ keys");
 }
 
 /* P records carry t= (seconds since boot, 3 decimals). */

@@ -252,28 +252,42 @@ static void put_times(struct bm_kv *kv, unsigned *n, const struct hello_times *t
 		put(kv, n, "klog_cost", "%.4f", t->kcost);
 }
 
-unsigned hello_collect(struct bm_kv *kv, const struct runner_cfg *cfg,
-		       const char *cmdline, const struct disk_info *disk,
-		       struct hello_times *times)
+void hello_facts_read(struct hello_facts *f)
 {
-	char cpu[128] = "", *buf;
-	struct utsname u;
-	unsigned n = 0;
+	char *buf;
 
-	memset(&u, 0, sizeof(u));
-	uname(&u);
+	memset(f, 0, sizeof(*f));
+	uname(&f->u);
 	if (!bm_read_file("/proc/cpuinfo", &buf, NULL, 1 << 20)) {
-		hello_cpu_model(buf, cpu, sizeof(cpu));
+		hello_cpu_model(buf, f->cpu, sizeof(f->cpu));
 		free(buf);
 	}
+	f->ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	f->mem_kb = mem_total_kb();
+	f->aio = have_aio();
+	f->aslr = aslr_now();
+}
+
+unsigned hello_collect(struct bm_kv *kv, const struct hello_facts *facts,
+		       const struct runner_cfg *cfg, const char *cmdline,
+		       const struct disk_info *disk, struct hello_times *times)
+{
+	struct hello_facts now;
+	const struct hello_facts *f = facts;
+	unsigned n = 0;
+
+	if (!f) {
+		hello_facts_read(&now);
+		f = &now;
+	}
 	put(kv, &n, "v", "%d", BM_PROTO_VERSION);
-	put(kv, &n, "kernel", "%s", u.release);
-	put(kv, &n, "machine", "%s", u.machine);
+	put(kv, &n, "kernel", "%s", f->u.release);
+	put(kv, &n, "machine", "%s", f->u.machine);
 	/* Escaping can triple a value; keep the line under BM_LINE_MAX. */
 	put(kv, &n, "cmdline", "%.200s", cmdline ? cmdline : "");
-	put(kv, &n, "cpu", "%.80s", cpu);
-	put(kv, &n, "ncpu", "%ld", sysconf(_SC_NPROCESSORS_ONLN));
-	put(kv, &n, "mem_kb", "%lld", mem_total_kb());
+	put(kv, &n, "cpu", "%.80s", f->cpu);
+	put(kv, &n, "ncpu", "%ld", f->ncpu);
+	put(kv, &n, "mem_kb", "%lld", f->mem_kb);
 	put(kv, &n, "disk", "%s", disk ? disk->dev : "");
 	put(kv, &n, "disk_serial", "%s",
 	    disk && disk->serial[0] ? disk->serial : cfg->disk_serial);
@@ -289,8 +303,8 @@ unsigned hello_collect(struct bm_kv *kv, const struct runner_cfg *cfg,
 	put(kv, &n, "fs", "%s", cfg->fs);
 	put(kv, &n, "config", "%08x", runner_cfg_hash(cfg));
 	put(kv, &n, "runner", "%s", RUNNER_VERSION);
-	put(kv, &n, "aio", "%d", have_aio());
-	put(kv, &n, "aslr", "%d", aslr_now());
+	put(kv, &n, "aio", "%d", f->aio);
+	put(kv, &n, "aslr", "%d", f->aslr);
 	if (times) {
 		times->hello = boottime();
 		put_times(kv, &n, times);

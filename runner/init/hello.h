@@ -3,6 +3,8 @@
 #ifndef BM_RUNNER_HELLO_H
 #define BM_RUNNER_HELLO_H
 
+#include <sys/utsname.h>
+
 #include "config.h"
 #include "disk.h"
 #include "proto.h"
@@ -41,11 +43,22 @@ void hello_kmsg_probe(void);
  */
 void hello_kmsg_scan(struct hello_times *t);
 
-/* Fills kv (at most HELLO_KV_MAX); disk may be NULL when none was found,
- * times NULL when there are none (tests).  Sets times->hello. */
-unsigned hello_collect(struct bm_kv *kv, const struct runner_cfg *cfg,
-		       const char *cmdline, const struct disk_info *disk,
-		       struct hello_times *times);
+/* The machine's facts: read while the disk is still being looked for. */
+struct hello_facts {
+	struct utsname u;
+	char cpu[128];
+	long ncpu;
+	long long mem_kb;
+	int aio, aslr;
+};
+
+void hello_facts_read(struct hello_facts *f);
+/* Fills kv (at most HELLO_KV_MAX); facts NULL: read them now; disk may be
+ * NULL when none was found, times NULL when there are none (tests).  Sets
+ * times->hello. */
+unsigned hello_collect(struct bm_kv *kv, const struct hello_facts *facts,
+		       const struct runner_cfg *cfg, const char *cmdline,
+		       const struct disk_info *disk, struct hello_times *times);
 /* "model name" of the first CPU in /proc/cpuinfo text, or "" */
 void hello_cpu_model(const char *cpuinfo, char *out, size_t len);
 
