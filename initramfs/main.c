@@ -17,7 +17,7 @@
 
 static const char usage_text[] =
 	"usage: " PROG " [-t MTIME] -o OUT LIST...\n"
-	"       " PROG " --modules ROOT RELEASE STAGE_DIR NAME[,NAME...]\n"
+	"       " PROG " --modules ROOT RELEASE STAGE_DIR NAME[,NAME...] [PLAIN[,PLAIN...]]\n"
 	"\n"
 	"The first form writes an uncompressed newc cpio archive built from the\n"
 	"LIST files (see initramfs/list.h for the format). Every entry gets mtime\n"
@@ -28,7 +28,10 @@ static const char usage_text[] =
 	"and everything they need from ROOT/lib/modules/RELEASE (modules.dep,\n"
 	"softdeps through modules.alias; builtin modules need no file). Trimmed\n"
 	"modules.* files are written to STAGE_DIR and listed too. A NAME ending in\n"
-	"'?' is optional: it is skipped if the kernel has no such module.\n"
+	"'?' is optional: it is skipped if the kernel has no such module. The\n"
+	"PLAIN modules (the boot modules), and all they need, are carried\n"
+	"uncompressed: a .ko.xz, .ko.zst or .ko.gz is decompressed into STAGE_DIR\n"
+	"(xz, zstd, gzip) and listed without its suffix.\n"
 	"\n"
 	"Exit codes: 0 success, 100 usage error, bad list or unknown module,\n"
 	"111 system error (I/O, memory).\n";
@@ -130,20 +133,25 @@ static int split_names(char *s, const char ***names, unsigned *n)
 
 static int cmd_modules(int argc, char **argv)
 {
-	const char **names = NULL;
-	unsigned n = 0;
+	const char **names = NULL, **plain = NULL;
+	unsigned n = 0, np = 0;
 	char err[1024];
 	int rc;
 
-	if (argc != 6)
+	if (argc != 6 && argc != 7)
 		return usage();
 	rc = split_names(argv[5], &names, &n);
+	if (!rc && argc == 7 && argv[6][0])
+		rc = split_names(argv[6], &plain, &np);
 	if (rc) {
 		free(names);
+		free(plain);
 		return rc == -EINVAL ? usage() : EXIT_SYSTEM;
 	}
-	rc = bm_modules_list(argv[2], argv[3], names, n, argv[4], stdout, err, sizeof(err));
+	rc = bm_modules_list(argv[2], argv[3], names, n, plain, np, argv[4], stdout, err,
+			     sizeof(err));
 	free(names);
+	free(plain);
 	if (!rc && (fflush(stdout) || ferror(stdout))) {
 		rc = -EIO;
 		snprintf(err, sizeof(err), "cannot write standard output");

@@ -2,6 +2,7 @@
 #include "modclosure.h"
 #include "moddb.h"
 #include "cpio.h"
+#include "modplain.h"
 
 #include <errno.h>
 #include <fnmatch.h>
@@ -10,12 +11,18 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static int include_mod(struct bm_moddb *db, struct bm_mod *m, char *err, size_t errlen);
+/* bm_mod.in: 0 out, 1 in the image as the kernel ships it, 2 in it uncompressed */
+#define MARK_IN    1
+#define MARK_PLAIN 2
+
+static int include_mod(struct bm_moddb *db, struct bm_mod *m, int mark, char *err, size_t errlen);
 
 /* Calls include_mod for every module name resolves to: the module itself, or
  * every module an alias matching it names. Returns 1 if name was satisfied
- * (builtin counts), 0 if nothing matched, -errno on error. */
-static int include_name(struct bm_moddb *db, const char *name, char *err, size_t errlen)
+ * (builtin counts), 0 if nothing matched, -errno on error.  mark: what m->in
+ * becomes, 1 in the image, 2 in it uncompressed (MARK_PLAIN). */
+static int include_name(struct bm_moddb *db, const char *name, int mark, char *err,
+			size_t errlen)
 {
 	char norm[PATH_MAX], target[NAME_MAX + 1];
 	struct bm_mod *m;
@@ -25,7 +32,7 @@ static int include_name(struct bm_moddb *db, const char *name, char *err, size_t
 		return 0;
 	m = bm_moddb_find(db, norm);
 	if (m) {
-		rc = include_mod(db, m, err, errlen);
+		rc = include_mod(db, m, mark, err, errlen);
 		return rc ? rc : 1;
 	}
 	if (bm_moddb_is_builtin(db, norm))
@@ -38,7 +45,7 @@ static int include_name(struct bm_moddb *db, const char *name, char *err, size_t
 			continue;
 		m = bm_moddb_find(db, target);
 		if (m) {
-			rc = include_mod(db, m, err, errlen);
+			rc = include_mod(db, m, mark, err, errlen);
 			if (rc)
 				return rc;
 			found = 1;
@@ -49,14 +56,14 @@ static int include_name(struct bm_moddb *db, const char *name, char *err, size_t
 	return found;
 }
 
-static int include_mod(struct bm_moddb *db, struct bm_mod *m, char *err, size_t errlen)
+static int include_mod(struct bm_moddb *db, struct bm_mod *m, int mark, char *err, size_t errlen)
 {
 	char norm[NAME_MAX + 1];
 	int rc;
 
-	if (m->in)
+	if (m->in >= mark)
 		return 0;
-	m->in = 1; /* before recursing: softdeps may form cycles */
+	m->in = mark; /* before recursing: softdeps may form cycles */
 	for (unsigned i = 0; i < m->ndeps; i++) {
 		struct bm_mod *d = NULL;
 
@@ -67,7 +74,7 @@ static int include_mod(struct bm_moddb *db, struct bm_mod *m, char *err, size_t 
 				 db->dir, m->name, m->deps[i]);
 			return -EINVAL;
 		}
-		rc = include_mod(db, d, err, errlen);
+		rc = include_mod(db, d, mark, err, errlen);
 		if (rc)
 			return rc;
 	}
@@ -77,7 +84,7 @@ static int include_mod(struct bm_moddb *db, struct bm_mod *m, char *err, size_t 
 		if (strcmp(sd->module, m->name))
 			continue;
 		for (unsigned j = 0; j < sd->n; j++) {
-			rc = include_name(db, sd->names[j], err, errlen);
+			rc = include_name(db, sd->names[j], mark, err, errlen);
 			if (rc < 0)
 				return rc;
 		}
@@ -86,7 +93,7 @@ static int include_mod(struct bm_moddb *db, struct bm_mod *m, char *err, size_t 
 }
 
 static int include_wanted(struct bm_moddb *db, const char *const *wanted, unsigned nwanted,
-			  char *err, size_t errlen)
+			  int mark, char *err, size_t errlen)
 {
 	for (unsigned i = 0; i < nwanted; i++) {
 		char name[NAME_MAX + 1];
@@ -100,7 +107,7 @@ static int include_wanted(struct bm_moddb *db, const char *const *wanted, unsign
 		}
 		memcpy(name, wanted[i], len);
 		name[len] = '\0';
-		rc = include_name(db, name, err, errlen);
+		rc = include_name(db, name, mark, err, errlen);
 		if (rc < 0)
 			return rc;
 		if (!rc && !optional) {
@@ -175,17 +182,40 @@ static struct bm_mod **closure(const struct bm_moddb *db, size_t *n)
 	return v;
 }
 
+/* A module the image carries decompressed: a boot module the kernel ships compressed. */
+static int is_plain(const struct bm_mod *m)
+{
+	return m->in == MARK_PLAIN && bm_modplain_suffix(m->path);
+}
+
+/* A modules.dep path as the image has it: a plain module's without its suffix. */
+static const char *image_path(const struct bm_moddb *db, const char *path, char *buf,
+			      size_t len)
+{
+	char norm[NAME_MAX + 1];
+	const struct bm_mod *m = NULL;
+
+	if (!bm_mod_normalise(path, 1, norm, sizeof(norm)))
+		m = bm_moddb_find(db, norm);
+	if (!m || !is_plain(m))
+		return path;
+	bm_modplain_path(path, buf, len);
+	return buf;
+}
+
 static void put_index(FILE *f, int which, const struct bm_moddb *db,
 		      struct bm_mod **v, size_t n)
 {
+	char p[PATH_MAX];
+
 	char target[NAME_MAX + 1];
 	struct bm_mod *m;
 
 	if (which == 0) {
 		for (size_t i = 0; i < n; i++) {
-			fprintf(f, "%s:", v[i]->path);
+			fprintf(f, "%s:", image_path(db, v[i]->path, p, sizeof(p)));
 			for (unsigned j = 0; j < v[i]->ndeps; j++)
-				fprintf(f, " %s", v[i]->deps[j]);
+				fprintf(f, " %s", image_path(db, v[i]->deps[j], p, sizeof(p)));
 			fputc('\n', f);
 		}
 	} else if (which == 1) {
@@ -215,8 +245,52 @@ static const char *const staged[] = {
 	"modules.dep", "modules.softdep", "modules.alias", "modules.builtin",
 };
 
-static int stage(const char *dir, const struct bm_moddb *db, struct bm_mod **v, size_t n,
-		 char *err, size_t errlen)
+/* Where a module file is on the host (m's file under root), and in the image. */
+static void module_paths(const char *root, const char *release, const struct bm_mod *m,
+			 char *ipath, char *host, size_t len)
+{
+	/* depmod writes paths outside the release directory in full */
+	if (m->path[0] == '/')
+		snprintf(ipath, len, "%s", m->path);
+	else
+		snprintf(ipath, len, "/lib/modules/%s/%s", release, m->path);
+	snprintf(host, len, "%s%s", root, ipath);
+}
+
+/* A plain module's decompressed copy: stage_dir/<its file name without the suffix>. */
+static int plain_copy(const char *dir, const struct bm_mod *m, char *out, size_t len)
+{
+	char name[NAME_MAX + 1];
+	const char *base = strrchr(m->path, '/');
+
+	bm_modplain_path(base ? base + 1 : m->path, name, sizeof(name));
+	return (size_t)snprintf(out, len, "%s/%s", dir, name) < len ? 0 : -ENAMETOOLONG;
+}
+
+static int stage_plain(const char *dir, const char *root, const char *release,
+		       struct bm_mod **v, size_t n, char *err, size_t errlen)
+{
+	char ipath[PATH_MAX], host[PATH_MAX], out[PATH_MAX];
+	int rc;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!is_plain(v[i]))
+			continue;
+		module_paths(root, release, v[i], ipath, host, sizeof(host));
+		rc = plain_copy(dir, v[i], out, sizeof(out));
+		if (rc) {
+			snprintf(err, errlen, "path too long: %s", dir);
+			return rc;
+		}
+		rc = bm_modplain_write(host, out, err, errlen);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static int stage(const char *dir, const char *root, const char *release,
+		 const struct bm_moddb *db, struct bm_mod **v, size_t n, char *err, size_t errlen)
 {
 	char path[PATH_MAX];
 
@@ -247,7 +321,7 @@ static int stage(const char *dir, const struct bm_moddb *db, struct bm_mod **v, 
 			return rc;
 		}
 	}
-	return 0;
+	return stage_plain(dir, root, release, v, n, err, errlen);
 }
 
 struct lines {
@@ -306,18 +380,21 @@ static int add_file(struct lines *l, const char *ipath, const char *host)
 }
 
 static int add_module(struct lines *l, const char *root, const char *release,
-		      const struct bm_mod *m, char *err, size_t errlen)
+		      const char *stage_dir, const struct bm_mod *m, char *err, size_t errlen)
 {
 	char ipath[PATH_MAX], host[PATH_MAX];
 	struct stat st;
 	int rc;
 
-	/* depmod writes paths outside the release directory in full */
-	if (m->path[0] == '/')
-		snprintf(ipath, sizeof(ipath), "%s", m->path);
-	else
-		snprintf(ipath, sizeof(ipath), "/lib/modules/%s/%s", release, m->path);
-	snprintf(host, sizeof(host), "%s%s", root, ipath);
+	module_paths(root, release, m, ipath, host, sizeof(host));
+	if (is_plain(m)) {
+		bm_modplain_path(ipath, host, sizeof(host));
+		snprintf(ipath, sizeof(ipath), "%s", host);
+		if (plain_copy(stage_dir, m, host, sizeof(host))) {
+			snprintf(err, errlen, "path too long: %s", stage_dir);
+			return -ENAMETOOLONG;
+		}
+	}
 	errno = 0;
 	if (stat(host, &st) || !S_ISREG(st.st_mode)) {
 		snprintf(err, errlen, "module file %s: %s", host,
@@ -338,7 +415,7 @@ static int print_list(FILE *out, const char *root, const char *release, const ch
 	int rc = 0;
 
 	for (size_t i = 0; i < n && !rc; i++)
-		rc = add_module(&l, root, release, v[i], err, errlen);
+		rc = add_module(&l, root, release, stage_dir, v[i], err, errlen);
 	for (int i = 0; i < 4 && !rc; i++) {
 		snprintf(ipath, sizeof(ipath), "/lib/modules/%s/%s", release, staged[i]);
 		snprintf(host, sizeof(host), "%s/%s", stage_dir, staged[i]);
@@ -361,8 +438,8 @@ static int print_list(FILE *out, const char *root, const char *release, const ch
 }
 
 int bm_modules_list(const char *root, const char *release, const char *const *wanted,
-		    unsigned nwanted, const char *stage_dir, FILE *list_out,
-		    char *err, size_t errlen)
+		    unsigned nwanted, const char *const *plain, unsigned nplain,
+		    const char *stage_dir, FILE *list_out, char *err, size_t errlen)
 {
 	struct bm_moddb db;
 	struct bm_mod **v;
@@ -382,7 +459,10 @@ int bm_modules_list(const char *root, const char *release, const char *const *wa
 	rc = bm_moddb_load(&db, dir, err, errlen);
 	if (rc)
 		goto out_free_db;
-	rc = include_wanted(&db, wanted, nwanted, err, errlen);
+	/* plain first: a module both lists name is marked plain once and kept */
+	rc = include_wanted(&db, plain, nplain, MARK_PLAIN, err, errlen);
+	if (!rc)
+		rc = include_wanted(&db, wanted, nwanted, MARK_IN, err, errlen);
 	if (rc)
 		goto out_free_db;
 	v = closure(&db, &n);
@@ -391,7 +471,7 @@ int bm_modules_list(const char *root, const char *release, const char *const *wa
 		snprintf(err, errlen, "out of memory");
 		goto out_free_db;
 	}
-	rc = stage(stage_dir, &db, v, n, err, errlen);
+	rc = stage(stage_dir, root, release, &db, v, n, err, errlen);
 	if (!rc)
 		rc = print_list(list_out, root, release, stage_dir, v, n, err, errlen);
 	free(v);
@@ -425,7 +505,7 @@ int bm_modules_check(const char *root, const char *release, const char *list,
 		return 0;
 	rc = bm_moddb_load(&db, dir, err, errlen);
 	if (!rc)
-		rc = include_wanted(&db, wanted, n, err, errlen);
+		rc = include_wanted(&db, wanted, n, MARK_IN, err, errlen);
 	bm_moddb_free(&db);
 	return rc;
 }

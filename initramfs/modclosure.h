@@ -23,12 +23,17 @@
  * every module file and the four staged files, all under
  * /lib/modules/<release>/, uid/gid 0, files 0644, directories 0755.
  *
+ * plain[] (same syntax) names modules carried uncompressed with all they need:
+ * a compressed one (.ko.xz, .ko.zst, .ko.gz) is decompressed into stage_dir and
+ * listed, and named in modules.dep, without its suffix (modplain.h: the boot
+ * modules, so the kernel does not decompress them on the way to the hello).
+ *
  * Returns 0; -ENOENT for a missing wanted module or module file (err names it);
  * -EINVAL for a bad argument or a malformed index file; other -errno for system
  * errors. */
 int bm_modules_list(const char *root, const char *release, const char *const *wanted,
-		    unsigned nwanted, const char *stage_dir, FILE *list_out,
-		    char *err, size_t errlen);
+		    unsigned nwanted, const char *const *plain, unsigned nplain,
+		    const char *stage_dir, FILE *list_out, char *err, size_t errlen);
 
 /* Whether every module of the comma list (names, aliases, a trailing '?' for
  * optional) resolves in root/lib/modules/release, with all it needs, as

@@ -13,6 +13,7 @@
 #include "modclosure.h"
 #include "tap.h"
 #include "testkernel.h"
+#include "util.h"
 
 #define REL "9.9.9-test"
 static char tmp[] = "/tmp/bm-modclosure-test.XXXXXX";
@@ -90,7 +91,7 @@ static int closure(const char *names, char **out, char *err, size_t errlen)
 	snprintf(root, sizeof(root), "%s/root", tmp);
 	snprintf(stage, sizeof(stage), "%s/stage", tmp);
 	f = open_memstream(out, &len);
-	rc = bm_modules_list(root, REL, wanted, n, stage, f, err, errlen);
+	rc = bm_modules_list(root, REL, wanted, n, NULL, 0, stage, f, err, errlen);
 	fclose(f);
 	return rc;
 }
@@ -211,7 +212,7 @@ static void test_names(void)
 		const char *w[] = { "c" };
 		FILE *f = open_memstream(&list, &(size_t){ 0 });
 
-		rc = bm_modules_list(tmp, "../x", w, 1, tmp, f, err, sizeof(err));
+		rc = bm_modules_list(tmp, "../x", w, 1, NULL, 0, tmp, f, err, sizeof(err));
 		fclose(f);
 		TAP_EQ_INT(rc, -EINVAL, "a release with '/' is refused");
 		free(list);
@@ -238,7 +239,7 @@ static void test_real_tree(void)
 	}
 	snprintf(stage, sizeof(stage), "%s/real", tmp);
 	f = open_memstream(&list, &len);
-	rc = bm_modules_list(kern.modroot, kern.release, wanted, 3, stage, f, err, sizeof(err));
+	rc = bm_modules_list(kern.modroot, kern.release, wanted, 3, NULL, 0, stage, f, err, sizeof(err));
 	fclose(f);
 	for (size_t i = 0; i < sizeof(need) / sizeof(need[0]); i++) {
 		char line[64];
@@ -254,6 +255,106 @@ static void test_real_tree(void)
 	free(list);
 }
 
+/* Runs a closure with plain[] over the tree under tmp/root into stage_name. */
+static int closure_plain(const char *const *wanted, unsigned n, const char *const *plain,
+			 unsigned np, const char *root, const char *rel, const char *stage_name,
+			 char **out, char *err, size_t errlen)
+{
+	char stage[512];
+	size_t len;
+	FILE *f;
+	int rc;
+
+	snprintf(stage, sizeof(stage), "%s/%s", tmp, stage_name);
+	f = open_memstream(out, &len);
+	rc = bm_modules_list(root, rel, wanted, n, plain, np, stage, f, err, errlen);
+	fclose(f);
+	return rc;
+}
+
+/* xz-compresses tmp/root/.../rel.ko into rel.ko.xz; 0, or -1 without xz. */
+static int xz_module(const char *rel)
+{
+	char src[512], dst[520];
+	char *argv[] = { "xz", "-c", "--", src, NULL };
+
+	snprintf(src, sizeof(src), "%s/root/lib/modules/" REL "/%s", tmp, rel);
+	snprintf(dst, sizeof(dst), "%s.xz", src);
+	if (bm_run_to_file(argv, dst))
+		return -1;
+	return unlink(src);
+}
+
+/* Boot modules carried uncompressed: decompressed into the stage, named
+ * without the suffix in the list and in modules.dep, dependencies too. */
+static void test_plain(void)
+{
+	const char *wanted[] = { "vblk", "other" }, *plain[] = { "vblk" };
+	const char *bad[] = { "c" };
+	char *list = NULL, err[1024] = "", root[512];
+	int rc;
+
+	put("kernel/drivers/vring.ko", "vring bytes\n");
+	put("kernel/drivers/vblk.ko", "vblk bytes ~Module signature appended~\n");
+	put("kernel/drivers/other.ko.xz", "other bytes\n");
+	if (xz_module("kernel/drivers/vring.ko") || xz_module("kernel/drivers/vblk.ko")) {
+		tap_skip("no xz (apt-get install xz-utils)", "boot modules uncompressed");
+		return;
+	}
+	put("modules.dep",
+	    "kernel/drivers/vblk.ko.xz: kernel/drivers/vring.ko.xz\n"
+	    "kernel/drivers/vring.ko.xz:\n"
+	    "kernel/drivers/other.ko.xz: kernel/drivers/vring.ko.xz\n"
+	    "kernel/lib/c.ko.xz:\n");
+	snprintf(root, sizeof(root), "%s/root", tmp);
+	rc = closure_plain(wanted, 2, plain, 1, root, REL, "pstage", &list, err, sizeof(err));
+	tap_ok(rc == 0 && has_file(list, "kernel/drivers/vblk.ko") &&
+	       has_file(list, "kernel/drivers/vring.ko") &&
+	       has_file(list, "kernel/drivers/other.ko.xz") &&
+	       !has_file(list, "kernel/drivers/vblk.ko.xz"),
+	       "plain vblk: vblk.ko and its vring.ko listed uncompressed, other.ko.xz as is (%s)",
+	       rc ? err : "ok");
+	tap_ok(rc == 0 && !strcmp(staged("../pstage/vblk.ko"),
+				  "vblk bytes ~Module signature appended~\n"),
+	       "the staged vblk.ko is the module's bytes");
+	tap_ok(rc == 0 && strstr(staged("../pstage/modules.dep"),
+				 "kernel/drivers/vblk.ko: kernel/drivers/vring.ko\n") &&
+	       strstr(staged("../pstage/modules.dep"),
+		      "kernel/drivers/other.ko.xz: kernel/drivers/vring.ko\n"),
+	       "modules.dep names the plain files, as dependencies too");
+	free(list);
+	list = NULL;
+	put("kernel/lib/c.ko.xz", "not xz\n");
+	rc = closure_plain(bad, 1, bad, 1, root, REL, "bstage", &list, err, sizeof(err));
+	tap_ok(rc != 0 && strstr(err, "cannot decompress") && strstr(err, "c.ko.xz"),
+	       "a module that does not decompress is an error naming it: %s", err);
+	free(list);
+}
+
+/* Debian 6.12 ships .ko.xz: its virtio_blk, carried uncompressed, is the signed module. */
+static void test_plain_real(void)
+{
+	const char *wanted[] = { "virtio_blk", "ext4" }, *plain[] = { "virtio_blk" };
+	char *list = NULL, err[1024] = "", why[600], line[600];
+	struct bm_kernel kern;
+	int rc;
+
+	if (tk_kernel("6.12.117+deb12-amd64", &kern, why, sizeof(why))) {
+		tap_skip(why, "6.12 virtio_blk uncompressed");
+		return;
+	}
+	rc = closure_plain(wanted, 2, plain, 1, kern.modroot, kern.release, "rstage", &list,
+			   err, sizeof(err));
+	snprintf(line, sizeof(line), "file /lib/modules/%s/kernel/drivers/block/virtio_blk.ko ",
+		 kern.release);
+	tap_ok(rc == 0 && strstr(list, line) && strstr(list, "ext4.ko.xz ") &&
+	       strstr(staged("../rstage/virtio_blk.ko"), "\177ELF") &&
+	       strstr(staged("../rstage/modules.dep"), "kernel/drivers/block/virtio_blk.ko:\n"),
+	       "6.12: virtio_blk.ko uncompressed (an ELF file), ext4.ko.xz as shipped (%s)",
+	       rc ? err : "ok");
+	free(list);
+}
+
 int main(void)
 {
 	tap_plan(0);
@@ -265,6 +366,8 @@ int main(void)
 	test_fake_tree();
 	test_names();
 	test_real_tree();
+	test_plain();
+	test_plain_real();
 	nftw(tmp, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 	return tap_done();
 }

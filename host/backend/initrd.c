@@ -85,12 +85,13 @@ static int compress_to(const struct compressor *c, const char *in, const char *o
 	return bm_run_to_file(argv, out);
 }
 
-/* bm-mkinitramfs --modules ... > list; bm-mkinitramfs -o cpio list. */
+/* bm-mkinitramfs --modules ... > list; bm-mkinitramfs -o cpio list.  The boot
+ * modules go in uncompressed (initramfs/modplain.h). */
 static int modules_cpio(const struct bm_initrd_req *req, const char *stage, const char *cpio)
 {
-	char tool[4096], list[4096], names[1024];
+	char tool[4096], list[4096], names[1024], plain[1024];
 	char *mods[] = { tool, "--modules", (char *)req->k->modroot, (char *)req->k->release,
-			 (char *)stage, names, NULL };
+			 (char *)stage, names, plain, NULL };
 	char *arch[] = { tool, "-o", (char *)cpio, list, NULL };
 	int rc;
 
@@ -98,6 +99,9 @@ static int modules_cpio(const struct bm_initrd_req *req, const char *stage, cons
 	    bm_path(list, sizeof(list), "%s/modules.list", stage) ||
 	    bm_path(names, sizeof(names), "%s", req->modules))
 		return -ENAMETOOLONG;
+	rc = bm_conf_boot_modules(req->configs, plain, sizeof(plain));
+	if (rc)
+		return rc;
 	rc = bm_run_to_file(mods, list);
 	return rc ? rc : bm_run_ok(arch, NULL, -1);
 }
@@ -132,7 +136,7 @@ static int make_archive(const struct bm_initrd_req *req, const struct compressor
 static int module_archive(const struct bm_initrd_req *req, const struct compressor *c,
 			  char *path, size_t len)
 {
-	char dir[4096], stage[4096], key[300], hex[65];
+	char dir[4096], stage[4096], key[2400], plain[1024], hex[65];
 	int rc;
 
 	if (req->cacheable) {
@@ -146,7 +150,11 @@ static int module_archive(const struct bm_initrd_req *req, const struct compress
 		rc = bm_mkdir_p(dir, 0755);
 	if (rc)
 		return rc;
-	snprintf(key, sizeof(key), "%s\n%s", req->modules, c->ext);
+	rc = bm_conf_boot_modules(req->configs, plain, sizeof(plain));
+	if (rc)
+		return rc;
+	/* "2": the boot modules uncompressed since (an older archive differs) */
+	snprintf(key, sizeof(key), "2\n%s\n%s\n%s", req->modules, plain, c->ext);
 	bm_sha256_hex(key, strlen(key), hex);
 	hex[12] = '\0';
 	if (bm_path(path, len, "%s/%s-%s.cpio.%s", dir, req->k->release, hex, c->ext) ||
@@ -366,13 +374,17 @@ static char *conf_value(char *line, const char *key)
 	return v;
 }
 
-int bm_conf_modules(const char *configs, char *buf, size_t len)
+/* bootmark.conf's "modules" (boot, the default when absent) and "image_modules". */
+static int conf_lists(const char *configs, char *boot, size_t blen, char *image, size_t ilen)
 {
-	char path[4096], image[1024] = "", *text, *line, *save = NULL, *v;
+	char path[4096], *text, *line, *save = NULL, *v;
 	size_t tlen;
 	int rc;
 
-	snprintf(buf, len, "%s", DEFAULT_BOOT_MODULES);
+	snprintf(boot, blen, "%s", DEFAULT_BOOT_MODULES);
+	image[0] = '\0';
+	if (!configs)
+		return 0;
 	if (bm_path(path, sizeof(path), "%s/bootmark.conf", configs))
 		return -ENAMETOOLONG;
 	rc = bm_read_file(path, &text, &tlen, 1 << 20);
@@ -380,15 +392,30 @@ int bm_conf_modules(const char *configs, char *buf, size_t len)
 		return 0;
 	if (rc)
 		return rc;
-	/* Only the keys the host needs; the runner parses the file fully.  The
-	 * archive carries the boot modules and image_modules (loaded only when
-	 * bootmark.modules= on a lab box's command line names them). */
+	/* Only the keys the host needs; the runner parses the file fully. */
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		if ((v = conf_value(line, "modules")))
-			snprintf(buf, len, "%s", v);
+			snprintf(boot, blen, "%s", v);
 		else if ((v = conf_value(line, "image_modules")))
-			snprintf(image, sizeof(image), "%s", v);
+			snprintf(image, ilen, "%s", v);
 	}
 	free(text);
-	return bm_list_merge(buf, len, image);
+	return 0;
+}
+
+/* The archive carries the boot modules and image_modules (loaded only when
+ * bootmark.modules= on a lab box's command line names them). */
+int bm_conf_modules(const char *configs, char *buf, size_t len)
+{
+	char image[1024];
+	int rc = conf_lists(configs, buf, len, image, sizeof(image));
+
+	return rc ? rc : bm_list_merge(buf, len, image);
+}
+
+int bm_conf_boot_modules(const char *configs, char *buf, size_t len)
+{
+	char image[1024];
+
+	return conf_lists(configs, buf, len, image, sizeof(image));
 }

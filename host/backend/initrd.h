@@ -47,8 +47,12 @@ int bm_initrd_can_unpack(const struct bm_kernel *k, const char *name);
 int bm_initrd_compress(const char *name, const char *in, const char *out);
 int bm_initrd_modules_cpio(const struct bm_initrd_req *req, const char *out);
 int bm_initrd_concat(const char *out, const char *name, const char *base, const char *mods);
-/* The boot "modules" list from <configs>/bootmark.conf (default if absent). */
+/* The boot "modules" list from <configs>/bootmark.conf (default if absent),
+ * with image_modules merged in: what the module archive carries. */
 int bm_conf_modules(const char *configs, char *buf, size_t len);
+/* Only the boot "modules" (NULL configs: the default): what the archive
+ * carries uncompressed. */
+int bm_conf_boot_modules(const char *configs, char *buf, size_t len);
 /* Appends each comma item of add to the comma list buf when not yet there. */
 int bm_list_merge(char *buf, size_t len, const char *add);
 
