@@ -51,11 +51,6 @@ struct boot {
 	int disk_th_on;
 	int mod_ret, disk_ret;
 	char mod_err[300], disk_err[600];
-	char index_dir[256];       /* the module index read before the configuration */
-	int index_ret;
-	pthread_mutex_t cfg_mu;    /* cfg_ready: the configuration is read */
-	pthread_cond_t cfg_cv;
-	int cfg_ready;
 };
 
 static void usage(FILE *f)
@@ -210,19 +205,6 @@ static void set_aslr(const struct runner_cfg *c)
 		close(fd);
 }
 
-/* The module index: the one read beside the configuration (find_disk_work),
- * unless modules_dir names another folder.  0, or -errno and the reason in err. */
-static int module_index(struct boot *b, char *dir, size_t len, char *err, size_t errlen)
-{
-	if (!b->cfg.modules_dir[0] || !strcmp(b->cfg.modules_dir, b->index_dir)) {
-		snprintf(dir, len, "%s", b->index_dir);
-		return b->index_ret;
-	}
-	bm_moddb_free(&b->mi);
-	snprintf(dir, len, "%s", b->cfg.modules_dir);
-	return bm_moddb_load(&b->mi, dir, err, errlen);
-}
-
 /* Module index and boot modules: 0, or -errno and the reason in err. */
 static int boot_modules(struct boot *b, char *err, size_t errlen)
 {
@@ -230,7 +212,13 @@ static int boot_modules(struct boot *b, char *err, size_t errlen)
 	struct mod_plan plan;
 	int ret;
 
-	ret = module_index(b, dir, sizeof(dir), err, errlen);
+	if (b->cfg.modules_dir[0])
+		snprintf(dir, sizeof(dir), "%s", b->cfg.modules_dir);
+	else if (modload_default_dir(dir, sizeof(dir))) {
+		snprintf(err, errlen, "uname failed: %s", strerror(errno));
+		return -EIO;
+	}
+	ret = bm_moddb_load(&b->mi, dir, err, errlen);
 	if (ret == -ENOENT && access(dir, F_OK)) {
 		/* No module tree at all: a kernel built with everything in it
 		 * (bootmark kernel build).  What is missing shows up as a
@@ -377,44 +365,12 @@ static void inject_fault(struct boot *b)
 		pause();
 }
 
-static void config_ready(struct boot *b)
-{
-	pthread_mutex_lock(&b->cfg_mu);
-	b->times.setup = emit_now();
-	b->cfg_ready = 1;
-	pthread_cond_broadcast(&b->cfg_cv);
-	pthread_mutex_unlock(&b->cfg_mu);
-}
-
-static void config_wait(struct boot *b)
-{
-	pthread_mutex_lock(&b->cfg_mu);
-	while (!b->cfg_ready)
-		pthread_cond_wait(&b->cfg_cv, &b->cfg_mu);
-	pthread_mutex_unlock(&b->cfg_mu);
-}
-
-/*
- * The module index of /lib/modules/<uname -r>, while main reads the
- * configuration; then the boot modules and the disk.  Touches only b's
- * module, index and disk fields before the configuration is ready.
- */
+/* Boot modules, then the disk: touches only b's module, disk and times fields. */
 static void *find_disk_work(void *arg)
 {
 	struct boot *b = arg;
 
-	b->index_ret = modload_default_dir(b->index_dir, sizeof(b->index_dir));
-	if (b->index_ret)
-		snprintf(b->mod_err, sizeof(b->mod_err), "uname failed: %s",
-			 strerror(-b->index_ret));
-	else
-		b->index_ret = bm_moddb_load(&b->mi, b->index_dir, b->mod_err,
-					     sizeof(b->mod_err));
-	config_wait(b);
-	if (b->cfg_bad) {
-		bm_moddb_free(&b->mi);
-		return NULL;
-	}
+	b->times.setup = emit_now();
 	b->mod_ret = boot_modules(b, b->mod_err, sizeof(b->mod_err));
 	b->times.modules = emit_now();
 	b->disk_ret = b->mod_ret ? -ENODEV : find_disk(b, b->disk_err, sizeof(b->disk_err));
@@ -423,28 +379,22 @@ static void *find_disk_work(void *arg)
 
 /*
  * Under TCG the modules' load and virtio_blk's probe are half of the
- * runner's time to the hello (docs/performance.md): they run in a thread,
- * started before the configuration is read (the module index needs none
- * of it), while main reads it, opens the results port and reads the kernel
- * log, on the other CPU of a box that has one.  Nothing in the thread
- * writes records.
+ * runner's time to the hello (docs/performance.md): they run in a thread
+ * while main opens the results port and reads the kernel log, on the
+ * other CPU of a box that has one.  Nothing in the thread writes records.
  */
 static void find_disk_start(struct boot *b)
 {
 	pthread_attr_t attr;
 
 	b->disk_ret = -ENODEV;
+	if (b->cfg_bad)
+		return;
 	if (!pthread_attr_init(&attr)) {
 		pthread_attr_setstacksize(&attr, 1 << 20);
 		b->disk_th_on = !pthread_create(&b->disk_th, &attr, find_disk_work, b);
 		pthread_attr_destroy(&attr);
 	}
-}
-
-/* After read_config: the thread goes on, or, if none started, the work runs here. */
-static void find_disk_go(struct boot *b)
-{
-	config_ready(b);
 	if (!b->disk_th_on)
 		find_disk_work(b);
 }
@@ -527,8 +477,7 @@ static void __attribute__((noreturn)) finish(const struct runner_cfg *c)
 
 int main(int argc, char **argv)
 {
-	static struct boot b = { .cfg_mu = PTHREAD_MUTEX_INITIALIZER,
-				 .cfg_cv = PTHREAD_COND_INITIALIZER };
+	static struct boot b;
 	double t_start = emit_now();  /* HELLO's t_runner: the breakdown of the boot */
 
 	hello_times_init(&b.times);
@@ -557,9 +506,8 @@ int main(int argc, char **argv)
 	 * once, even if the machine is powered off right after it. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	setvbuf(stderr, NULL, _IOLBF, 0);
-	find_disk_start(&b);
 	read_config(&b);
-	find_disk_go(&b);
+	find_disk_start(&b);
 	hello_kmsg_probe();  /* printk clock against ours, near the kernel's milestones */
 	ensure_run_id(&b.cfg);
 	open_results(&b);
