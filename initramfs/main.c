@@ -31,7 +31,8 @@ static const char usage_text[] =
 	"'?' is optional: it is skipped if the kernel has no such module. The\n"
 	"PLAIN modules (the boot modules), and all they need, are carried\n"
 	"uncompressed: a .ko.xz, .ko.zst or .ko.gz is decompressed into STAGE_DIR\n"
-	"(xz, zstd, gzip) and listed without its suffix.\n"
+	"(xz, zstd, gzip) and listed without its suffix. Any other .ko is\n"
+	"xz-compressed into STAGE_DIR and listed as .ko.xz.\n"
 	"\n"
 	"Exit codes: 0 success, 100 usage error, bad list or unknown module,\n"
 	"111 system error (I/O, memory).\n";

@@ -182,13 +182,40 @@ static struct bm_mod **closure(const struct bm_moddb *db, size_t *n)
 	return v;
 }
 
-/* A module the image carries decompressed: a boot module the kernel ships compressed. */
-static int is_plain(const struct bm_mod *m)
+/*
+ * How the image carries a module (modplain.h): a boot module uncompressed, any
+ * other module the kernel ships uncompressed xz-compressed (the kernel's
+ * unpack of the image is then smaller), the rest as the kernel ships them.
+ */
+enum form { FORM_ASIS, FORM_PLAIN, FORM_XZ };
+
+static enum form image_form(const struct bm_mod *m)
 {
-	return m->in == MARK_PLAIN && bm_modplain_suffix(m->path);
+	size_t n = strlen(m->path);
+
+	if (bm_modplain_suffix(m->path))
+		return m->in == MARK_PLAIN ? FORM_PLAIN : FORM_ASIS;
+	if (m->in == MARK_PLAIN || n < 3 || strcmp(m->path + n - 3, ".ko"))
+		return FORM_ASIS;
+	return FORM_XZ;
 }
 
-/* A modules.dep path as the image has it: a plain module's without its suffix. */
+/* path (m's, in modules.dep or on the host) as the image names it */
+static void form_path(const struct bm_mod *m, const char *path, char *out, size_t len)
+{
+	switch (image_form(m)) {
+	case FORM_PLAIN:
+		bm_modplain_path(path, out, len);
+		break;
+	case FORM_XZ:
+		snprintf(out, len, "%s.xz", path);
+		break;
+	default:
+		snprintf(out, len, "%s", path);
+	}
+}
+
+/* A modules.dep path as the image has it. */
 static const char *image_path(const struct bm_moddb *db, const char *path, char *buf,
 			      size_t len)
 {
@@ -197,9 +224,9 @@ static const char *image_path(const struct bm_moddb *db, const char *path, char 
 
 	if (!bm_mod_normalise(path, 1, norm, sizeof(norm)))
 		m = bm_moddb_find(db, norm);
-	if (!m || !is_plain(m))
+	if (!m)
 		return path;
-	bm_modplain_path(path, buf, len);
+	form_path(m, path, buf, len);
 	return buf;
 }
 
@@ -257,32 +284,37 @@ static void module_paths(const char *root, const char *release, const struct bm_
 	snprintf(host, len, "%s%s", root, ipath);
 }
 
-/* A plain module's decompressed copy: stage_dir/<its file name without the suffix>. */
-static int plain_copy(const char *dir, const struct bm_mod *m, char *out, size_t len)
+/* A module's copy in its image form: stage_dir/<its file name, as the image names it>. */
+static int stage_copy(const char *dir, const struct bm_mod *m, char *out, size_t len)
 {
 	char name[NAME_MAX + 1];
 	const char *base = strrchr(m->path, '/');
 
-	bm_modplain_path(base ? base + 1 : m->path, name, sizeof(name));
+	form_path(m, base ? base + 1 : m->path, name, sizeof(name));
 	return (size_t)snprintf(out, len, "%s/%s", dir, name) < len ? 0 : -ENAMETOOLONG;
 }
 
-static int stage_plain(const char *dir, const char *root, const char *release,
+static int stage_forms(const char *dir, const char *root, const char *release,
 		       struct bm_mod **v, size_t n, char *err, size_t errlen)
 {
 	char ipath[PATH_MAX], host[PATH_MAX], out[PATH_MAX];
+	enum form f;
 	int rc;
 
 	for (size_t i = 0; i < n; i++) {
-		if (!is_plain(v[i]))
+		f = image_form(v[i]);
+		if (f == FORM_ASIS)
 			continue;
 		module_paths(root, release, v[i], ipath, host, sizeof(host));
-		rc = plain_copy(dir, v[i], out, sizeof(out));
+		rc = stage_copy(dir, v[i], out, sizeof(out));
 		if (rc) {
 			snprintf(err, errlen, "path too long: %s", dir);
 			return rc;
 		}
-		rc = bm_modplain_write(host, out, err, errlen);
+		if (f == FORM_PLAIN)
+			rc = bm_modplain_write(host, out, err, errlen);
+		else
+			rc = bm_modplain_pack(host, out, err, errlen);
 		if (rc)
 			return rc;
 	}
@@ -321,7 +353,7 @@ static int stage(const char *dir, const char *root, const char *release,
 			return rc;
 		}
 	}
-	return stage_plain(dir, root, release, v, n, err, errlen);
+	return stage_forms(dir, root, release, v, n, err, errlen);
 }
 
 struct lines {
@@ -387,10 +419,10 @@ static int add_module(struct lines *l, const char *root, const char *release,
 	int rc;
 
 	module_paths(root, release, m, ipath, host, sizeof(host));
-	if (is_plain(m)) {
-		bm_modplain_path(ipath, host, sizeof(host));
+	if (image_form(m) != FORM_ASIS) {
+		form_path(m, ipath, host, sizeof(host));
 		snprintf(ipath, sizeof(ipath), "%s", host);
-		if (plain_copy(stage_dir, m, host, sizeof(host))) {
+		if (stage_copy(stage_dir, m, host, sizeof(host))) {
 			snprintf(err, errlen, "path too long: %s", stage_dir);
 			return -ENAMETOOLONG;
 		}

@@ -26,7 +26,9 @@
  * plain[] (same syntax) names modules carried uncompressed with all they need:
  * a compressed one (.ko.xz, .ko.zst, .ko.gz) is decompressed into stage_dir and
  * listed, and named in modules.dep, without its suffix (modplain.h: the boot
- * modules, so the kernel does not decompress them on the way to the hello).
+ * modules, so the kernel does not decompress them on the way to the hello);
+ * every other uncompressed module (.ko) is xz-compressed into stage_dir and
+ * named .ko.xz (a smaller unpack for kernels that ship them plain).
  *
  * Returns 0; -ENOENT for a missing wanted module or module file (err names it);
  * -EINVAL for a bad argument or a malformed index file; other -errno for system

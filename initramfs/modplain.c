@@ -60,3 +60,18 @@ int bm_modplain_write(const char *host, const char *out, char *err, size_t errle
 	}
 	return rc;
 }
+
+int bm_modplain_pack(const char *host, const char *out, char *err, size_t errlen)
+{
+	/* as the kernel's own modules_install compresses (scripts/Makefile.modinst):
+	 * CRC32 and a 1 MiB dictionary, so a small decoder needs little memory */
+	char *argv[] = { "xz", "-T1", "--check=crc32", "--lzma2=dict=1MiB", "-c", "--",
+			 (char *)host, NULL };
+	int rc = bm_run_to_file(argv, out);
+
+	if (rc) {
+		unlink(out);
+		snprintf(err, errlen, "cannot compress %s with xz (Debian package xz-utils)", host);
+	}
+	return rc;
+}

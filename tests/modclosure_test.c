@@ -223,8 +223,8 @@ static void test_names(void)
 static void test_real_tree(void)
 {
 	static const char *const need[] = {
-		"/jbd2.ko", "/mbcache.ko", "/crc16.ko", "/libcrc32c.ko", "/crc32c_generic.ko",
-		"/ext4.ko", "/xfs.ko", "/virtio_blk.ko",
+		"/jbd2.ko.xz", "/mbcache.ko.xz", "/crc16.ko.xz", "/libcrc32c.ko.xz",
+		"/crc32c_generic.ko.xz", "/ext4.ko.xz", "/xfs.ko.xz", "/virtio_blk.ko.xz",
 	};
 	const char *wanted[] = { "ext4", "xfs", "virtio_blk" };
 	char *list = NULL, err[1024] = "", stage[512], why[600];
@@ -251,7 +251,7 @@ static void test_real_tree(void)
 		}
 	}
 	tap_ok(rc == 0 && all, "real closure of ext4,xfs,virtio_blk has jbd2, mbcache, crc16, "
-	       "libcrc32c, crc32c_generic (%s)", rc ? err : "ok");
+	       "libcrc32c, crc32c_generic, xz-compressed: 6.1 ships .ko (%s)", rc ? err : "ok");
 	free(list);
 }
 
@@ -285,11 +285,28 @@ static int xz_module(const char *rel)
 	return unlink(src);
 }
 
+/* dir/name decompressed by xz, as text ("" when it fails) */
+static const char *unxz(const char *dir, const char *name)
+{
+	static char text[4096];
+	char path[512], *out = NULL;
+	char *argv[] = { "xz", "-dc", "--", path, NULL };
+	size_t n = 0;
+	int status = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	text[0] = '\0';
+	if (!bm_run_prog(argv, NULL, -1, &out, &n, &status) && !status && n < sizeof(text))
+		memcpy(text, out, n + 1);
+	free(out);
+	return text;
+}
+
 /* Boot modules carried uncompressed: decompressed into the stage, named
  * without the suffix in the list and in modules.dep, dependencies too. */
 static void test_plain(void)
 {
-	const char *wanted[] = { "vblk", "other" }, *plain[] = { "vblk" };
+	const char *wanted[] = { "vblk", "other", "raw" }, *plain[] = { "vblk" };
 	const char *bad[] = { "c" };
 	char *list = NULL, err[1024] = "", root[512];
 	int rc;
@@ -297,6 +314,7 @@ static void test_plain(void)
 	put("kernel/drivers/vring.ko", "vring bytes\n");
 	put("kernel/drivers/vblk.ko", "vblk bytes ~Module signature appended~\n");
 	put("kernel/drivers/other.ko.xz", "other bytes\n");
+	put("kernel/drivers/raw.ko", "raw bytes\n");
 	if (xz_module("kernel/drivers/vring.ko") || xz_module("kernel/drivers/vblk.ko")) {
 		tap_skip("no xz (apt-get install xz-utils)", "boot modules uncompressed");
 		return;
@@ -305,9 +323,10 @@ static void test_plain(void)
 	    "kernel/drivers/vblk.ko.xz: kernel/drivers/vring.ko.xz\n"
 	    "kernel/drivers/vring.ko.xz:\n"
 	    "kernel/drivers/other.ko.xz: kernel/drivers/vring.ko.xz\n"
+	    "kernel/drivers/raw.ko: kernel/drivers/vring.ko.xz\n"
 	    "kernel/lib/c.ko.xz:\n");
 	snprintf(root, sizeof(root), "%s/root", tmp);
-	rc = closure_plain(wanted, 2, plain, 1, root, REL, "pstage", &list, err, sizeof(err));
+	rc = closure_plain(wanted, 3, plain, 1, root, REL, "pstage", &list, err, sizeof(err));
 	tap_ok(rc == 0 && has_file(list, "kernel/drivers/vblk.ko") &&
 	       has_file(list, "kernel/drivers/vring.ko") &&
 	       has_file(list, "kernel/drivers/other.ko.xz") &&
@@ -322,6 +341,11 @@ static void test_plain(void)
 	       strstr(staged("../pstage/modules.dep"),
 		      "kernel/drivers/other.ko.xz: kernel/drivers/vring.ko\n"),
 	       "modules.dep names the plain files, as dependencies too");
+	tap_ok(rc == 0 && has_file(list, "kernel/drivers/raw.ko.xz") &&
+	       !strcmp(unxz(tmp, "pstage/raw.ko.xz"), "raw bytes\n") &&
+	       strstr(staged("../pstage/modules.dep"),
+		      "kernel/drivers/raw.ko.xz: kernel/drivers/vring.ko\n"),
+	       "an uncompressed module that is not a boot module goes in as .ko.xz");
 	free(list);
 	list = NULL;
 	put("kernel/lib/c.ko.xz", "not xz\n");

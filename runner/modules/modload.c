@@ -4,11 +4,16 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "modload.h"
+
+/* The image's busybox, whose xzcat decompresses for kernels that cannot. */
+#define MODLOAD_BUSYBOX "/bin/busybox"
 
 /* Not in older uapi headers; the kernel decompresses (CONFIG_MODULE_DECOMPRESS). */
 #ifndef MODULE_INIT_COMPRESSED_FILE
@@ -38,21 +43,65 @@ static int is_compressed(const char *path)
 	return 0;
 }
 
+static int finit(int fd, int flags)
+{
+	return syscall(SYS_finit_module, fd, "", flags) != 0 && errno != EEXIST ? -errno : 0;
+}
+
+/*
+ * A .ko.xz for a kernel that cannot decompress it (no CONFIG_MODULE_DECOMPRESS:
+ * Debian 6.1, whose modules the image builder compressed, initramfs/modplain.h):
+ * busybox's xzcat into a memfd, then finit_module of that, as kmod does for
+ * such kernels (it decompresses in user space and calls init_module).
+ */
+static int load_unpacked(const char *path)
+{
+	char *argv[] = { "busybox", "xzcat", "--", (char *)path, NULL };
+	char *envp[] = { NULL };
+	int mfd, status, ret;
+	pid_t pid;
+
+	if (!strstr(path, ".ko.xz"))
+		return -EOPNOTSUPP;  /* the image builder makes only .xz */
+	mfd = memfd_create("bootmark-module", MFD_CLOEXEC);
+	if (mfd < 0)
+		return -errno;
+	pid = fork();
+	if (pid < 0) {
+		ret = -errno;
+		goto out_close;
+	}
+	if (pid == 0) {
+		/* only async-signal-safe calls: the loader has other threads */
+		if (dup2(mfd, 1) == 1)
+			execve(MODLOAD_BUSYBOX, argv, envp);
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR) {
+			ret = -errno;
+			goto out_close;
+		}
+	ret = WIFEXITED(status) && !WEXITSTATUS(status) ? finit(mfd, 0) : -ENOEXEC;
+out_close:
+	close(mfd);
+	return ret;
+}
+
 static int load_one(void *ctx, const struct bm_moddb *db, const struct bm_mod *m)
 {
 	char path[512];
-	int fd, flags = 0, ret = 0;
+	int fd, ret;
 
 	(void)ctx;
 	snprintf(path, sizeof(path), "%s/%s", db->dir, m->path);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	if (is_compressed(path))
-		flags |= MODULE_INIT_COMPRESSED_FILE;
-	if (syscall(SYS_finit_module, fd, "", flags) != 0 && errno != EEXIST)
-		ret = -errno;
+	ret = finit(fd, is_compressed(path) ? MODULE_INIT_COMPRESSED_FILE : 0);
 	close(fd);
+	if (ret == -EOPNOTSUPP && is_compressed(path))
+		ret = load_unpacked(path);
 	return ret;
 }
 
