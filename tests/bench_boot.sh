@@ -9,9 +9,9 @@
 # compression measured: the same initrd contents compressed each way the kernel
 # can unpack, booted BENCH_BOOT_COMPRESS_RUNS times each, the fastest named.
 #
-# Knobs: BENCH_KERNELS; BENCH_BOOT_RUNS (8: even, so bench-boot's reversal of the
-# order every other run puts each image as often at an odd place in the boot
-# sequence as at an even one, docs/bench.md); BENCH_BOOT_COMPRESS (zstd,xz,lz4,
+# Knobs: BENCH_KERNELS; BENCH_BOOT_RUNS (8: bench-boot reverses its order every
+# other run and pauses a second before each boot, docs/bench.md "Order");
+# BENCH_BOOT_COMPRESS (zstd,xz,lz4,
 # gzip,none; "" skips the sweep), BENCH_BOOT_COMPRESS_RUNS (4),
 # BENCH_BOOT_COMPRESS_KERNEL (the first of BENCH_KERNELS); BENCH_BOOT_ACCEL
 # (tcg: what the figures are about, and a KVM probe boot would cost time);

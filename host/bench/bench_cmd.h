@@ -35,7 +35,7 @@ struct bench_opts {
 	char accel[8];
 	char boot_method[8];
 	char compress[64];
-	long long runs, mem, smp;
+	long long runs, mem, smp, settle_ms;
 };
 
 struct bench {

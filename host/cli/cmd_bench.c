@@ -54,6 +54,10 @@ static const struct bm_opt bench_tab[] = {
 	  .choices = bm_boot_method_choices,
 	  .help = "how the bootmark image boots (run's --boot-method); the other method the "
 		  "kernel can do is booted too, for the comparison" },
+	{ .name = "settle-ms", .type = BM_OPT_INT, .off = offsetof(struct bench_opts, settle_ms),
+	  .def = "1000", .min = 0, .max = 60000,
+	  .help = "pause before each boot: a boot started right after another QEMU exits "
+		  "is slower here, every other one (docs/bench.md)" },
 	{ .name = "mem", .type = BM_OPT_INT, .off = offsetof(struct bench_opts, mem),
 	  .def = "1024", .min = 256, .max = 1048576, .help = "guest memory, MiB" },
 	{ .name = "smp", .type = BM_OPT_INT, .off = offsetof(struct bench_opts, smp),
@@ -551,12 +555,11 @@ static int run_one(struct bench *B, struct image *im, int i)
 
 /*
  * Alternating boots: drift of the host (caches, other load) hits every image.
- * Every other run boots the images in reverse order, so each image is booted
- * as often at an odd place in the sequence as at an even one: on this
- * machine, QEMU boots run back to back alternate slow and fast, odd against
- * even, by 0.1-0.2 s to the hello, whatever they boot (12 boots of one
- * image; docs/bench.md), and a fixed order gave the first image the slow
- * places every time.
+ * Every other run boots the images in reverse order, so a drift over the
+ * series falls on every image alike.  Each boot waits --settle-ms first: on
+ * this machine QEMU boots run back to back alternate slow and fast by 0.1-0.2
+ * s to the hello, whatever they boot, and a second's pause between them
+ * removes it (docs/bench.md, "Order").
  */
 static int run_all(struct bench *B)
 {
@@ -576,6 +579,12 @@ static int run_all(struct bench *B)
 
 			k = i % 2 ? B->nimg - 1 - j : j;
 			im = &B->img[k];
+			if (B->o.settle_ms) {
+				struct timespec ts = { B->o.settle_ms / 1000,
+						       B->o.settle_ms % 1000 * 1000000 };
+
+				nanosleep(&ts, NULL);
+			}
 			int rc = run_one(B, im, i);
 
 			if (rc < 0)
