@@ -8,6 +8,12 @@
 
 #include <stddef.h>
 
+/* The boot index: a directory of the release's module directory holding the
+ * same four files trimmed to the boot modules and what they need, their
+ * paths in full (initramfs/modclosure.c writes it, the runner reads it
+ * first: runner/modules/modpre.c). */
+#define BM_MODULES_BOOT_DIR "boot"
+
 struct bm_mod {
 	char *name;       /* normalised, owned */
 	const char *path; /* as written in modules.dep, into the file buffer */

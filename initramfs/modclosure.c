@@ -230,26 +230,97 @@ static const char *image_path(const struct bm_moddb *db, const char *path, char 
 	return buf;
 }
 
-static void put_index(FILE *f, int which, const struct bm_moddb *db,
-		      struct bm_mod **v, size_t n)
+/* The boot index (BM_MODULES_BOOT_DIR) being written: its paths are in full,
+ * as depmod writes a module outside the release's directory, and its
+ * builtin list holds only what planning the boot modules looks up. */
+struct boot_index {
+	char prefix[PATH_MAX];      /* "/lib/modules/<release>/" */
+	const char *const *names;   /* the boot modules, as bootmark.conf names them */
+	unsigned nnames;
+};
+
+/* A modules.dep path as the image has it (in full in the boot index). */
+static void put_dep_path(FILE *f, const char *sep, const struct bm_moddb *db,
+			 const char *path, const struct boot_index *boot)
 {
 	char p[PATH_MAX];
+	const char *ip = image_path(db, path, p, sizeof(p));
 
+	fprintf(f, "%s%s%s", sep, boot && ip[0] != '/' ? boot->prefix : "", ip);
+}
+
+/* Whether name (normalised) is one of names ("?" ends an optional one). */
+static int among(const char *name, const char *const *names, unsigned n)
+{
+	char norm[NAME_MAX + 1];
+
+	for (unsigned i = 0; i < n; i++) {
+		if (bm_mod_normalise(names[i], 0, norm, sizeof(norm)))
+			continue;
+		norm[strcspn(norm, "?")] = '\0';  /* an optional one */
+		if (!strcmp(norm, name))
+			return 1;
+	}
+	return 0;
+}
+
+/* Whether planning the boot modules looks name up among the builtin ones:
+ * a boot module's name, or a softdep of a module of the boot closure. */
+static int boot_looks_up(const struct bm_moddb *db, struct bm_mod **v, size_t n,
+			 const struct boot_index *boot, const char *name)
+{
+	if (among(name, boot->names, boot->nnames))
+		return 1;
+	for (size_t i = 0; i < db->nsoftdeps; i++)
+		for (size_t k = 0; k < n; k++)
+			if (!strcmp(db->softdeps[i].module, v[k]->name) &&
+			    among(name, db->softdeps[i].names, db->softdeps[i].n))
+				return 1;
+	return 0;
+}
+
+/* modules.builtin's lines that the boot index needs (boot_looks_up). */
+static void put_boot_builtin(FILE *f, const struct bm_moddb *db, struct bm_mod **v, size_t n,
+			     const struct boot_index *boot)
+{
+	const char *p = db->buf[3], *end = p + db->builtin_len;
+	char line[PATH_MAX], name[NAME_MAX + 1];
+
+	while (p < end) {
+		size_t len = strcspn(p, "\n");
+
+		if (len && len < sizeof(line)) {
+			memcpy(line, p, len);
+			line[len] = '\0';
+			if (!bm_mod_normalise(line, 1, name, sizeof(name)) &&
+			    boot_looks_up(db, v, n, boot, name))
+				fprintf(f, "%s\n", line);
+		}
+		p += len + (p[len] == '\n');
+	}
+}
+
+/* One of the index files, trimmed to v: the closure (mark MARK_IN, boot
+ * NULL) or the boot closure (MARK_PLAIN). */
+static void put_index(FILE *f, int which, const struct bm_moddb *db, struct bm_mod **v,
+		      size_t n, int mark, const struct boot_index *boot)
+{
 	char target[NAME_MAX + 1];
 	struct bm_mod *m;
 
 	if (which == 0) {
 		for (size_t i = 0; i < n; i++) {
-			fprintf(f, "%s:", image_path(db, v[i]->path, p, sizeof(p)));
+			put_dep_path(f, "", db, v[i]->path, boot);
+			fputc(':', f);
 			for (unsigned j = 0; j < v[i]->ndeps; j++)
-				fprintf(f, " %s", image_path(db, v[i]->deps[j], p, sizeof(p)));
+				put_dep_path(f, " ", db, v[i]->deps[j], boot);
 			fputc('\n', f);
 		}
 	} else if (which == 1) {
 		fputs("# Soft dependencies, trimmed to the modules in this image.\n", f);
 		for (size_t i = 0; i < db->nsoftdeps; i++) {
 			m = bm_moddb_find(db, db->softdeps[i].module);
-			if (m && m->in)
+			if (m && m->in >= mark)
 				put_softdep(f, db, &db->softdeps[i]);
 		}
 	} else if (which == 2) {
@@ -260,11 +331,13 @@ static void put_index(FILE *f, int which, const struct bm_moddb *db,
 			if (bm_mod_normalise(a->module, 0, target, sizeof(target)))
 				continue;
 			m = bm_moddb_find(db, target);
-			if (m && m->in)
+			if (m && m->in >= mark)
 				fprintf(f, "alias %s %s\n", a->pattern, a->module);
 		}
-	} else {
+	} else if (!boot) {
 		fwrite(db->buf[3], 1, db->builtin_len, f);
+	} else {
+		put_boot_builtin(f, db, v, n, boot);
 	}
 }
 
@@ -321,8 +394,9 @@ static int stage_forms(const char *dir, const char *root, const char *release,
 	return 0;
 }
 
-static int stage(const char *dir, const char *root, const char *release,
-		 const struct bm_moddb *db, struct bm_mod **v, size_t n, char *err, size_t errlen)
+/* The four index files in dir, trimmed to v (put_index). */
+static int write_index(const char *dir, const struct bm_moddb *db, struct bm_mod **v, size_t n,
+		       int mark, const struct boot_index *boot, char *err, size_t errlen)
 {
 	char path[PATH_MAX];
 
@@ -343,7 +417,7 @@ static int stage(const char *dir, const char *root, const char *release,
 			snprintf(err, errlen, "cannot open %s: %s", path, strerror(-rc));
 			return rc;
 		}
-		put_index(f, i, db, v, n);
+		put_index(f, i, db, v, n, mark, boot);
 		if (ferror(f))
 			rc = -EIO;
 		if (fclose(f) && !rc)
@@ -353,7 +427,48 @@ static int stage(const char *dir, const char *root, const char *release,
 			return rc;
 		}
 	}
-	return stage_forms(dir, root, release, v, n, err, errlen);
+	return 0;
+}
+
+/* The boot modules of v (MARK_PLAIN) to boot, in v's order: their number. */
+static size_t boot_subset(struct bm_mod **v, size_t n, struct bm_mod **boot)
+{
+	size_t nb = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (v[i]->in == MARK_PLAIN)
+			boot[nb++] = v[i];
+	return nb;
+}
+
+/*
+ * The image's index, and its boot index (BM_MODULES_BOOT_DIR): the same
+ * files trimmed to the boot modules and what they need, read by the runner
+ * to load them before its configuration is read (runner/modules/modpre.c)
+ * without parsing the whole index first.
+ */
+static int stage(const char *dir, const char *root, const char *release,
+		 const struct bm_moddb *db, struct bm_mod **v, size_t n,
+		 const char *const *plain, unsigned nplain, char *err, size_t errlen)
+{
+	struct boot_index boot = { .names = plain, .nnames = nplain };
+	char bdir[PATH_MAX];
+	struct bm_mod **vb = calloc(n + 1, sizeof(*vb));
+	size_t nb = vb ? boot_subset(v, n, vb) : 0;
+	int rc;
+
+	if (!vb) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	rc = write_index(dir, db, v, n, MARK_IN, NULL, err, errlen);
+	if (!rc && nplain) {
+		snprintf(bdir, sizeof(bdir), "%s/%s", dir, BM_MODULES_BOOT_DIR);
+		snprintf(boot.prefix, sizeof(boot.prefix), "/lib/modules/%s/", release);
+		rc = write_index(bdir, db, vb, nb, MARK_PLAIN, &boot, err, errlen);
+	}
+	free(vb);
+	return rc ? rc : stage_forms(dir, root, release, v, n, err, errlen);
 }
 
 struct lines {
@@ -440,7 +555,7 @@ static int add_module(struct lines *l, const char *root, const char *release,
 }
 
 static int print_list(FILE *out, const char *root, const char *release, const char *stage_dir,
-		      struct bm_mod **v, size_t n, char *err, size_t errlen)
+		      struct bm_mod **v, size_t n, int boot, char *err, size_t errlen)
 {
 	struct lines l = { 0 };
 	char ipath[PATH_MAX], host[PATH_MAX];
@@ -448,9 +563,13 @@ static int print_list(FILE *out, const char *root, const char *release, const ch
 
 	for (size_t i = 0; i < n && !rc; i++)
 		rc = add_module(&l, root, release, stage_dir, v[i], err, errlen);
-	for (int i = 0; i < 4 && !rc; i++) {
-		snprintf(ipath, sizeof(ipath), "/lib/modules/%s/%s", release, staged[i]);
-		snprintf(host, sizeof(host), "%s/%s", stage_dir, staged[i]);
+	for (int i = 0; i < 8 && !rc; i++) {
+		const char *sub = i < 4 ? "" : BM_MODULES_BOOT_DIR "/";
+
+		if (i >= 4 && !boot)
+			break;
+		snprintf(ipath, sizeof(ipath), "/lib/modules/%s/%s%s", release, sub, staged[i % 4]);
+		snprintf(host, sizeof(host), "%s/%s%s", stage_dir, sub, staged[i % 4]);
 		rc = add_file(&l, ipath, host);
 		if (rc == -EINVAL)
 			snprintf(err, errlen, "cannot list %s (blanks in the path?)", host);
@@ -503,9 +622,9 @@ int bm_modules_list(const char *root, const char *release, const char *const *wa
 		snprintf(err, errlen, "out of memory");
 		goto out_free_db;
 	}
-	rc = stage(stage_dir, root, release, &db, v, n, err, errlen);
+	rc = stage(stage_dir, root, release, &db, v, n, plain, nplain, err, errlen);
 	if (!rc)
-		rc = print_list(list_out, root, release, stage_dir, v, n, err, errlen);
+		rc = print_list(list_out, root, release, stage_dir, v, n, nplain > 0, err, errlen);
 	free(v);
 out_free_db:
 	bm_moddb_free(&db);

@@ -346,6 +346,19 @@ static void test_plain(void)
 	       strstr(staged("../pstage/modules.dep"),
 		      "kernel/drivers/raw.ko.xz: kernel/drivers/vring.ko\n"),
 	       "an uncompressed module that is not a boot module goes in as .ko.xz");
+	tap_ok(rc == 0 && !strcmp(staged("../pstage/boot/modules.dep"),
+				  "/lib/modules/" REL "/kernel/drivers/vblk.ko: /lib/modules/" REL
+				  "/kernel/drivers/vring.ko\n/lib/modules/" REL
+				  "/kernel/drivers/vring.ko:\n") &&
+	       has_file(list, "boot/modules.dep") && has_file(list, "boot/modules.builtin") &&
+	       !strcmp(staged("../pstage/boot/modules.builtin"), ""),
+	       "the boot index: the boot modules and what they need, paths in full (%s)",
+	       rc ? err : "ok");
+	free(list);
+	list = NULL;
+	rc = closure_plain(wanted, 3, NULL, 0, root, REL, "nstage", &list, err, sizeof(err));
+	tap_ok(rc == 0 && has_file(list, "modules.dep") && !strstr(list, "/boot/"),
+	       "no boot modules, no boot index (%s)", rc ? err : "ok");
 	free(list);
 	list = NULL;
 	put("kernel/lib/c.ko.xz", "not xz\n");
@@ -359,6 +372,7 @@ static void test_plain(void)
 static void test_plain_real(void)
 {
 	const char *wanted[] = { "virtio_blk", "ext4" }, *plain[] = { "virtio_blk" };
+	const char *plain2[] = { "virtio_pci", "virtio_blk" };
 	char *list = NULL, err[1024] = "", why[600], line[600];
 	struct bm_kernel kern;
 	int rc;
@@ -375,6 +389,18 @@ static void test_plain_real(void)
 	       strstr(staged("../rstage/virtio_blk.ko"), "\177ELF") &&
 	       strstr(staged("../rstage/modules.dep"), "kernel/drivers/block/virtio_blk.ko:\n"),
 	       "6.12: virtio_blk.ko uncompressed (an ELF file), ext4.ko.xz as shipped (%s)",
+	       rc ? err : "ok");
+	free(list);
+	list = NULL;
+	rc = closure_plain(wanted, 2, plain2, 2, kern.modroot, kern.release, "r2stage", &list,
+			   err, sizeof(err));
+	snprintf(line, sizeof(line), "/lib/modules/%s/kernel/drivers/block/virtio_blk.ko:\n",
+		 kern.release);
+	tap_ok(rc == 0 && !strcmp(staged("../r2stage/boot/modules.dep"), line) &&
+	       !strcmp(staged("../r2stage/boot/modules.builtin"),
+		       "kernel/drivers/virtio/virtio_pci.ko\n") &&
+	       !strstr(staged("../r2stage/boot/modules.alias"), "ext4"),
+	       "6.12 boot index: virtio_blk, and virtio_pci the one builtin line it looks up (%s)",
 	       rc ? err : "ok");
 	free(list);
 }

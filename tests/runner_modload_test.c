@@ -6,10 +6,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "modclosure.h"
 #include "modload.h"
 #include "tap.h"
+#include "util.h"
 #include "testkernel.h"
 
 static char dir[] = "/tmp/bm-modload-XXXXXX";
@@ -34,10 +37,12 @@ static void cleanup(void)
 	char path[256];
 	size_t i;
 
-	for (i = 0; i < 4; i++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+	for (i = 0; i < 8; i++) {
+		snprintf(path, sizeof(path), "%s/%s%s", dir, i < 4 ? "" : "boot/", files[i % 4]);
 		unlink(path);
 	}
+	snprintf(path, sizeof(path), "%s/boot", dir);
+	rmdir(path);
 	rmdir(dir);
 }
 
@@ -299,6 +304,118 @@ static void test_real(const char *release, const char *ext)
 	bm_moddb_free(&mi);
 }
 
+/* The preload's fake finit: records the order, checks the boot index names
+ * every module in full, fails for preload_fail; sets the loaded flag (ctx). */
+static char preload_seq[512];
+static const char *preload_fail;
+static int preload_bad_path;
+
+static int preload_load(void *ctx, const struct bm_moddb *db, const struct bm_mod *m)
+{
+	unsigned char *loaded = ctx;
+	static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+
+	pthread_mutex_lock(&mu);
+	preload_bad_path += m->path[0] != '/';
+	snprintf(preload_seq + strlen(preload_seq), sizeof(preload_seq) - strlen(preload_seq),
+		 "%s%s", preload_seq[0] ? " " : "", m->name);
+	pthread_mutex_unlock(&mu);
+	if (preload_fail && !strcmp(m->name, preload_fail))
+		return -ENOEXEC;
+	loaded[m - db->mods] = 1;
+	return 0;
+}
+
+static int preload(struct mod_preload *pl, const char *from, const char *fail)
+{
+	preload_seq[0] = '\0';
+	preload_fail = fail;
+	preload_bad_path = 0;
+	return mod_preload_run(pl, from, preload_load);
+}
+
+/* mod_preload_*: a boot index loads whole; the configuration's list is
+ * covered only by what it loaded; no index, a failure, a command line that
+ * names modules: the normal path. */
+static void test_preload(void)
+{
+	struct mod_preload pl;
+	char path[300];
+	int ret;
+
+	fake_tree();
+	snprintf(path, sizeof(path), "%s/boot", dir);
+	ret = preload(&pl, dir, NULL);
+	tap_ok(ret == -ENOENT && !pl.ran && !mod_preload_covers(&pl, "virtio_blk"),
+	       "no boot index: nothing loaded, the normal path (%d)", ret);
+	mod_preload_free(&pl);
+	if (mkdir(path, 0755))
+		tap_bail("cannot make the boot index");
+	put("boot/modules.dep",
+	    "/lib/modules/x/kernel/drivers/block/virtio_blk.ko: "
+	    "/lib/modules/x/kernel/drivers/virtio/virtio_ring.ko "
+	    "/lib/modules/x/kernel/drivers/virtio/virtio.ko\n"
+	    "/lib/modules/x/kernel/drivers/virtio/virtio_ring.ko: "
+	    "/lib/modules/x/kernel/drivers/virtio/virtio.ko\n"
+	    "/lib/modules/x/kernel/drivers/virtio/virtio.ko:\n");
+	put("boot/modules.builtin", "kernel/drivers/virtio/virtio_pci.ko\n");
+	ret = preload(&pl, dir, NULL);
+	tap_ok(!ret && pl.ran && !strcmp(preload_seq, "virtio virtio_ring virtio_blk") &&
+	       !preload_bad_path,
+	       "the boot index loads whole, dependencies first, paths in full: %s", preload_seq);
+	tap_ok(mod_preload_covers(&pl, "virtio_pci,virtio_blk") &&
+	       mod_preload_covers(&pl, "virtio_blk"),
+	       "the configuration's modules are covered (virtio_pci builtin)");
+	tap_ok(!mod_preload_covers(&pl, "virtio_blk,ext4") && !mod_preload_covers(&pl, "nvme"),
+	       "a module outside the boot index is not: the whole index plans it");
+	mod_preload_free(&pl);
+	ret = preload(&pl, dir, "virtio_ring");
+	tap_ok(ret == -ENOEXEC && !pl.ran && !mod_preload_covers(&pl, "virtio_blk") &&
+	       !strstr(preload_seq, "virtio_blk"),
+	       "a module that fails: not covered, the normal path reports it (%s)", preload_seq);
+	mod_preload_free(&pl);
+	tap_ok(mod_preload_wanted("console=ttyS0 bootmark.suite=smoke", "bootmark.") &&
+	       mod_preload_wanted("xbootmark.modules=nvme bootmark.modules_x=1", "bootmark.") &&
+	       !mod_preload_wanted("quiet bootmark.modules=nvme", "bootmark.") &&
+	       !mod_preload_wanted("bootmark.modules_dir=/x\n", "bootmark.") &&
+	       mod_preload_wanted("", "bootmark."),
+	       "a bootmark.modules= or modules_dir= word keeps the preload off");
+}
+
+/* The image builder's boot index of a real tree, read by the preload: the
+ * configuration's modules are covered (the builder and the runner agree). */
+static void test_preload_real(const char *release)
+{
+	const char *plain[] = { "virtio_pci", "virtio_blk" };
+	char stage[300], err[512] = "", why[600], *list = NULL;
+	struct bm_kernel kern;
+	struct mod_preload pl;
+	size_t len;
+	FILE *f;
+	int ret;
+
+	if (tk_kernel(release, &kern, why, sizeof(why))) {
+		tap_skip(why, "boot index of %s", release);
+		return;
+	}
+	snprintf(stage, sizeof(stage), "%s/stage", dir);
+	f = open_memstream(&list, &len);
+	ret = bm_modules_list(kern.modroot, release, plain, 2, plain, 2, stage, f, err,
+			      sizeof(err));
+	fclose(f);
+	free(list);
+	if (!ret)
+		ret = preload(&pl, stage, NULL);
+	tap_ok(!ret && pl.ran && mod_preload_covers(&pl, "virtio_pci,virtio_blk") &&
+	       !preload_bad_path && strstr(preload_seq, "virtio_blk") &&
+	       (strncmp(release, "6.1.", 4) || strstr(preload_seq, "virtio_pci")),
+	       "%s: the builder's boot index covers virtio_pci,virtio_blk: %s %s", release,
+	       preload_seq, err);
+	if (!ret)
+		mod_preload_free(&pl);
+	bm_rm_rf(stage);
+}
+
 int main(void)
 {
 	tap_plan(0);
@@ -306,8 +423,14 @@ int main(void)
 		tap_bail("mkdtemp failed");
 	test_fake();
 	test_run();
+	test_preload();
 	cleanup();
 	test_real("6.1.0-53-amd64", ".ko");
 	test_real("6.12.117+deb12-amd64", ".ko.xz");
+	if (!mkdtemp(strcpy(dir, "/tmp/bm-modload-XXXXXX")))
+		tap_bail("mkdtemp failed");
+	test_preload_real("6.1.0-53-amd64");
+	test_preload_real("6.12.117+deb12-amd64");
+	rmdir(dir);
 	return tap_done();
 }

@@ -153,9 +153,10 @@ static int module_archive(const struct bm_initrd_req *req, const struct compress
 	rc = bm_conf_boot_modules(req->configs, plain, sizeof(plain));
 	if (rc)
 		return rc;
-	/* "3": the boot modules uncompressed, the others xz-compressed where the
-	 * kernel ships them plain (initramfs/modplain.h); an older archive differs */
-	snprintf(key, sizeof(key), "3\n%s\n%s\n%s", req->modules, plain, c->ext);
+	/* "4": the boot modules uncompressed, the others xz-compressed where the
+	 * kernel ships them plain (initramfs/modplain.h), and the boot index
+	 * (BM_MODULES_BOOT_DIR); an older archive differs */
+	snprintf(key, sizeof(key), "4\n%s\n%s\n%s", req->modules, plain, c->ext);
 	bm_sha256_hex(key, strlen(key), hex);
 	hex[12] = '\0';
 	if (bm_path(path, len, "%s/%s-%s.cpio.%s", dir, req->k->release, hex, c->ext) ||

@@ -22,7 +22,7 @@ const char *const bm_bb_label[BM_BB_N] = {
 	"    of which initramfs unpack",
 	"  runner start (/init to main)",
 	"  runner setup (mounts, console, config)",
-	"  module loading (beside results port, klog scan)",
+	"  module loading left after the setup",
 	"  disk wait",
 	"  hello (disk checks, facts)",
 	"first mkfs (P mkfs to P mount)",

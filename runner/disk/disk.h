@@ -54,9 +54,12 @@ int disk_check_safe(const char *sysblock, const char *mountinfo, const char *swa
  * (disksig.h, first and last MiB), or, when no signature is found, any non-zero
  * byte in its first or last MiB; unless wipe equals d->serial: then *wiped is
  * set, and the caller must call disk_wipe before writing.  dev: the device to
- * read (d->dev; an image file in tests). */
+ * read (d->dev; an image file in tests).  buf: DISK_CHECK_BUF_LEN bytes,
+ * 4096-aligned, to read the two MiB into, or NULL to allocate them. */
 int disk_check_foreign(const char *sysblock, const char *dev, const struct disk_info *d,
-		       const char *wipe, int *wiped, char *err, size_t errlen);
+		       const char *wipe, int *wiped, void *buf, char *err, size_t errlen);
+/* disk_check_foreign's buffer: the first and the last MiB. */
+#define DISK_CHECK_BUF_LEN (2u << 20)
 /* Zeroes the first and last MiB of dev (the regions disk_check_foreign reads:
  * every probed signature, GPT's backup, md 0.90/1.0, ZFS L0-L3) and asks the
  * kernel to drop its partitions. */

@@ -234,19 +234,23 @@ static int read_ends_fd(int fd, struct ends *e)
 	return ret;
 }
 
+_Static_assert(DISK_CHECK_BUF_LEN == 2 * DISKSIG_LEN, "the buffer holds both ends");
+
 /*
  * O_DIRECT first: the check then leaves no page of the disk in the page
  * cache for the first test to find, and under TCG it costs a fraction of
  * a buffered read (the 2 MiB: about 20 ms direct, 60 buffered, on a
  * Debian 6.1 guest; docs/performance.md).  What refuses direct I/O (EINVAL:
- * a file on tmpfs, an end not on a logical block) is read buffered.
+ * a file on tmpfs, an end not on a logical block) is read buffered.  buf
+ * (the caller's, or NULL) is e->start; *owned says whether to free it.
  */
-static int read_ends(const char *dev, struct ends *e, char *err, size_t errlen)
+static int read_ends(const char *dev, struct ends *e, void *buf, int *owned, char *err,
+		     size_t errlen)
 {
 	int fd, ret = -EINVAL, direct;
-	void *buf;
 
-	if (posix_memalign(&buf, 4096, 2 * (size_t)DISKSIG_LEN)) {
+	*owned = !buf;
+	if (!buf && posix_memalign(&buf, 4096, DISK_CHECK_BUF_LEN)) {
 		snprintf(err, errlen, "cannot probe %s: out of memory", dev);
 		return -ENOMEM;
 	}
@@ -306,17 +310,17 @@ static int unknown_data(const struct ends *e, uint64_t *off)
 }
 
 int disk_check_foreign(const char *sysblock, const char *dev, const struct disk_info *d,
-		       const char *wipe, int *wiped, char *err, size_t errlen)
+		       const char *wipe, int *wiped, void *buf, char *err, size_t errlen)
 {
 	struct disksig sig[DISKSIG_MAX];
 	struct part_state parts;
 	struct ends e = { NULL, NULL, 0, 0 };
 	uint64_t off = 0;
 	char what[300];
-	int ret, n, first;
+	int ret, n, first, owned = 0;
 
 	*wiped = 0;
-	ret = read_ends(dev, &e, err, errlen);
+	ret = read_ends(dev, &e, buf, &owned, err, errlen);
 	if (ret)
 		goto out_free;
 	n = probe_ends(&e, sig);
@@ -342,7 +346,8 @@ int disk_check_foreign(const char *sysblock, const char *dev, const struct disk_
 		 what, d->serial[0] ? d->serial : "<serial>");
 	ret = -ENOTEMPTY;
 out_free:
-	free(e.start);
+	if (owned)
+		free(e.start);
 	return ret;
 }
 

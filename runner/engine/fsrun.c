@@ -148,7 +148,7 @@ static int ensure_fs(struct fsrun *r, unsigned f)
 		mod_plan_init(&plan);
 		ret = mod_plan_add_list(r->mi, &plan, p->modules, err, sizeof(err));
 		if (!ret)
-			ret = mod_plan_load(r->mi, &plan, err, sizeof(err));
+			ret = mod_plan_load(r->mi, &plan, NULL, err, sizeof(err));
 		mod_plan_free(&plan);
 	}
 	if (!ret && !fs_type_available(p->type)) {

@@ -88,13 +88,19 @@ out_close:
 	return ret;
 }
 
+/* ctx: the caller's per-module loaded flags, or NULL */
 static int load_one(void *ctx, const struct bm_moddb *db, const struct bm_mod *m)
 {
+	unsigned char *loaded = ctx;
 	char path[512];
 	int fd, ret;
 
-	(void)ctx;
-	snprintf(path, sizeof(path), "%s/%s", db->dir, m->path);
+	/* depmod writes a module outside the release's directory in full (and
+	 * the boot index all of them: BM_MODULES_BOOT_DIR) */
+	if (m->path[0] == '/')
+		snprintf(path, sizeof(path), "%s", m->path);
+	else
+		snprintf(path, sizeof(path), "%s/%s", db->dir, m->path);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
@@ -102,13 +108,15 @@ static int load_one(void *ctx, const struct bm_moddb *db, const struct bm_mod *m
 	close(fd);
 	if (ret == -EOPNOTSUPP && is_compressed(path))
 		ret = load_unpacked(path);
+	if (!ret && loaded)
+		loaded[m - db->mods] = 1;  /* each thread its own modules' bytes */
 	return ret;
 }
 
-int mod_plan_load(const struct bm_moddb *db, const struct mod_plan *p,
+int mod_plan_load(const struct bm_moddb *db, const struct mod_plan *p, unsigned char *loaded,
 		  char *err, size_t errlen)
 {
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 
-	return mod_plan_run(db, p, ncpu > 0 ? (unsigned)ncpu : 1, load_one, NULL, err, errlen);
+	return mod_plan_run(db, p, ncpu > 0 ? (unsigned)ncpu : 1, load_one, loaded, err, errlen);
 }

@@ -42,8 +42,9 @@ int mod_plan_add(const struct bm_moddb *db, struct mod_plan *p, const char *name
 int mod_plan_add_list(const struct bm_moddb *db, struct mod_plan *p,
 		      const char *list, char *err, size_t errlen);
 /* Loads the plan with finit_module(2), a thread per online CPU (at most
- * MOD_THREADS_MAX).  EEXIST counts as loaded. */
-int mod_plan_load(const struct bm_moddb *db, const struct mod_plan *p,
+ * MOD_THREADS_MAX).  EEXIST counts as loaded.  loaded (per db module, or
+ * NULL) is set to 1 for each module that loaded. */
+int mod_plan_load(const struct bm_moddb *db, const struct mod_plan *p, unsigned char *loaded,
 		  char *err, size_t errlen);
 
 /* One module's load: 0 or -errno (finit_module in the image, a fake in tests). */
@@ -54,6 +55,26 @@ typedef int (*mod_load_fn)(void *ctx, const struct bm_moddb *db, const struct bm
  * reason in err.  An optional step's failure is only logged. */
 int mod_plan_run(const struct bm_moddb *db, const struct mod_plan *p, unsigned nthreads,
 		 mod_load_fn load, void *ctx, char *err, size_t errlen);
+
+/* The boot modules before the configuration is read (modpre.c): the image's
+ * boot index, BM_MODULES_BOOT_DIR of the module directory, loaded whole. */
+struct mod_preload {
+	struct bm_moddb db;     /* the boot index */
+	unsigned char *loaded;  /* per db module */
+	int ran;                /* it was there and every module of it loaded */
+};
+/* 0 when cmdline names modules itself (prefix "modules=" or "modules_dir="):
+ * then nothing is loaded before the configuration. */
+int mod_preload_wanted(const char *cmdline, const char *prefix);
+/* Loads dir's boot index: 0, -ENOENT when the image has none, or the first
+ * failure (logged; the normal path loads again and reports it).  load:
+ * NULL for finit_module (mod_plan_load), or one that sets its ctx, the
+ * per-module loaded flags, as mod_plan_load does (tests). */
+int mod_preload_run(struct mod_preload *pl, const char *dir, mod_load_fn load);
+/* 1 when list (the configuration's modules) planned on the boot index is
+ * all loaded; 0: plan list on the whole index. */
+int mod_preload_covers(const struct mod_preload *pl, const char *list);
+void mod_preload_free(struct mod_preload *pl);
 
 /* Default directory: /lib/modules/<uname -r>. */
 int modload_default_dir(char *buf, size_t len);
