@@ -430,14 +430,37 @@ static int write_index(const char *dir, const struct bm_moddb *db, struct bm_mod
 	return 0;
 }
 
-/* The boot modules of v (MARK_PLAIN) to boot, in v's order: their number. */
-static size_t boot_subset(struct bm_mod **v, size_t n, struct bm_mod **boot)
+/*
+ * The boot modules of v (MARK_PLAIN) to boot: the ones bootmark.conf names
+ * first, in its order, then what they need in v's; their number.  The
+ * runner plans the boot index line by line (runner/modules/modpre.c), so
+ * it plans what the configuration names in the configuration's order, as
+ * it would plan `modules` on the whole index: on 6.1 virtio_pci, the one
+ * whose probe finds the disk, before virtio_blk.
+ */
+static size_t boot_subset(const struct bm_moddb *db, struct bm_mod **v, size_t n,
+			  const char *const *names, unsigned nnames, struct bm_mod **boot)
 {
-	size_t nb = 0;
+	char norm[NAME_MAX + 1];
+	struct bm_mod *m;
+	size_t nb = 0, k;
 
-	for (size_t i = 0; i < n; i++)
-		if (v[i]->in == MARK_PLAIN)
+	for (unsigned i = 0; i < nnames; i++) {
+		if (bm_mod_normalise(names[i], 0, norm, sizeof(norm)))
+			continue;
+		norm[strcspn(norm, "?")] = '\0';  /* an optional one */
+		m = bm_moddb_find(db, norm);
+		for (k = 0; m && m->in == MARK_PLAIN && k < nb && boot[k] != m; k++)
+			;
+		if (m && m->in == MARK_PLAIN && k == nb)
+			boot[nb++] = m;
+	}
+	for (size_t i = 0; i < n; i++) {
+		for (k = 0; v[i]->in == MARK_PLAIN && k < nb && boot[k] != v[i]; k++)
+			;
+		if (v[i]->in == MARK_PLAIN && k == nb)
 			boot[nb++] = v[i];
+	}
 	return nb;
 }
 
@@ -454,7 +477,7 @@ static int stage(const char *dir, const char *root, const char *release,
 	struct boot_index boot = { .names = plain, .nnames = nplain };
 	char bdir[PATH_MAX];
 	struct bm_mod **vb = calloc(n + 1, sizeof(*vb));
-	size_t nb = vb ? boot_subset(v, n, vb) : 0;
+	size_t nb = vb ? boot_subset(db, v, n, plain, nplain, vb) : 0;
 	int rc;
 
 	if (!vb) {

@@ -307,6 +307,8 @@ static const char *unxz(const char *dir, const char *name)
 static void test_plain(void)
 {
 	const char *wanted[] = { "vblk", "other", "raw" }, *plain[] = { "vblk" };
+	const char *plain2[] = { "raw", "vblk" };
+	const char *raw_first = "/lib/modules/" REL "/kernel/drivers/raw.ko:";
 	const char *bad[] = { "c" };
 	char *list = NULL, err[1024] = "", root[512];
 	int rc;
@@ -353,6 +355,17 @@ static void test_plain(void)
 	       has_file(list, "boot/modules.dep") && has_file(list, "boot/modules.builtin") &&
 	       !strcmp(staged("../pstage/boot/modules.builtin"), ""),
 	       "the boot index: the boot modules and what they need, paths in full (%s)",
+	       rc ? err : "ok");
+	free(list);
+	list = NULL;
+	rc = closure_plain(wanted, 3, plain2, 2, root, REL, "p2stage", &list, err, sizeof(err));
+	tap_ok(rc == 0 && !strncmp(staged("../p2stage/boot/modules.dep"), raw_first,
+				   strlen(raw_first)) &&
+	       strstr(staged("../p2stage/boot/modules.dep"),
+		      ".ko\n/lib/modules/" REL "/kernel/drivers/vblk.ko:") &&
+	       strstr(staged("../p2stage/boot/modules.dep"),
+		      ".ko\n/lib/modules/" REL "/kernel/drivers/vring.ko:\n"),
+	       "the boot index lists what the configuration names first, in its order (%s)",
 	       rc ? err : "ok");
 	free(list);
 	list = NULL;

@@ -44,9 +44,17 @@ int mod_preload_wanted(const char *cmdline, const char *prefix)
 	return !has_word(cmdline, prefix, "modules=") && !has_word(cmdline, prefix, "modules_dir=");
 }
 
+static int by_line(const void *a, const void *b)
+{
+	unsigned x = (*(struct bm_mod *const *)a)->line, y = (*(struct bm_mod *const *)b)->line;
+
+	return (x > y) - (x < y);
+}
+
 int mod_preload_run(struct mod_preload *pl, const char *dir, mod_load_fn load)
 {
 	char bdir[512], err[512] = "";
+	struct bm_mod **order;
 	struct mod_plan plan;
 	size_t i;
 	int ret;
@@ -63,11 +71,20 @@ int mod_preload_run(struct mod_preload *pl, const char *dir, mod_load_fn load)
 		return ret;
 	}
 	pl->loaded = calloc(pl->db.nmods ? pl->db.nmods : 1, 1);
-	if (!pl->loaded)
+	order = calloc(pl->db.nmods ? pl->db.nmods : 1, sizeof(*order));
+	if (!pl->loaded || !order) {
+		free(order);
 		return -ENOMEM;
+	}
+	/* In the file's order, not the index's (by name): what the configuration
+	 * names comes first there, in its order (initramfs/modclosure.c). */
+	for (i = 0; i < pl->db.nmods; i++)
+		order[i] = &pl->db.mods[i];
+	qsort(order, pl->db.nmods, sizeof(*order), by_line);
 	mod_plan_init(&plan);
 	for (i = 0, ret = 0; i < pl->db.nmods && !ret; i++)
-		ret = mod_plan_add(&pl->db, &plan, pl->db.mods[i].name, err, sizeof(err));
+		ret = mod_plan_add(&pl->db, &plan, order[i]->name, err, sizeof(err));
+	free(order);
 	if (!ret && !load)
 		ret = mod_plan_load(&pl->db, &plan, pl->loaded, err, sizeof(err));
 	else if (!ret)
