@@ -59,10 +59,17 @@ vmlinuz=$kdir/vmlinuz
 # Boot as bootmark run does by default (--boot-method auto): a kernel with CONFIG_PVH=y
 # by its vmlinux at the PVH entry (kernel fetch takes it out of the bzImage), with the
 # word run adds to every command line (docs/cli.md); tests/pxe.sh boots the bzImage.
+# The words, from the header bootmark's QEMU boots take them from.
+kargs=$(printf '#include "kargs.h"\nBM_BOOT_KARGS\n' |
+	${CC:-cc} -E -P -I "$(dirname "$0")/../host/backend/qemu" - | tr -d '"' | tr -s ' \n' ' ')
+case $kargs in
+*cryptomgr.notests*) ;;
+*) notok "the boot words from host/backend/qemu/kargs.h (got '$kargs')"; finish ;;
+esac
 kboot=${BOOTMARK_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/bootmark}/kernels/${kernel#deb:}/boot
 if [ -s "$kboot/vmlinux-${kernel#deb:}" ] && grep -qx 'CONFIG_PVH=y' "$kboot/config-${kernel#deb:}"; then
 	vmlinuz=$kboot/vmlinux-${kernel#deb:}
-	append="$append cryptomgr.notests initcall_blacklist=crypto_kdf108_init,init_encrypted ipv6.disable=1"
+	append="$append $kargs"
 fi
 echo "# booting $vmlinuz"
 # One more archive (zstd like the others) adds this test's suites and the

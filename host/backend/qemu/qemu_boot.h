@@ -13,6 +13,7 @@
 #include "backend.h"
 #include "boot.h"
 #include "hostload.h"
+#include "kargs.h"
 #include "kernel.h"
 #include "progress.h"
 #include "qemu.h"
@@ -36,17 +37,6 @@ extern const char *const bm_boot_method_choices[];
 int bm_boot_method(const char *want, struct bm_kernel *k, struct bm_method *m);
 /* 1 when k's config has CONFIG_PVH=y, else 0 and why not. */
 int bm_boot_pvh_config(const struct bm_kernel *k, char *why, size_t len);
-
-/*
- * Command-line words every boot adds that remove work not under test
- * (docs/bench.md, "Work removed from the kernel's start-up"): the crypto
- * self-tests, and three initcalls that ask for a crypto template instance
- * by module (hmac(sha256), hmac(sha1), cbc(aes)) and so wait, in the
- * usermode helper, for the whole initramfs to be unpacked: the unpack,
- * async since 5.13, then runs beside the other initcalls, not before them.
- */
-#define BM_BOOT_KARGS "cryptomgr.notests initcall_blacklist=crypto_kdf108_init,init_encrypted " \
-		      "ipv6.disable=1"
 
 struct bm_boot {
 	char label[BM_REL_MAX + 16];  /* OUT/<label>/ */
