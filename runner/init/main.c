@@ -16,51 +16,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/reboot.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "config.h"
-#include "disk.h"
-#include "emit.h"
+#include "bootwork.h"
 #include "fsrun.h"
-#include "hello.h"
 #include "hostmode.h"
 #include "log.h"
-#include "modload.h"
 #include "profile.h"
-#include "wdog.h"
-
-struct boot {
-	struct runner_cfg cfg;
-	char cfg_err[300];
-	int cfg_bad;
-	char *cmdline;
-	struct emitter em;
-	struct bm_moddb mi;
-	int have_mi;
-	int index_later;   /* the boot index served the boot modules: mi after HELLO */
-	struct mod_preload pre;
-	struct disk_info disk;
-	int have_disk;
-	int refused;       /* the disk may not be written (E class "refused") */
-	struct wdog wd;
-	struct hello_times times;  /* the boot's milestones, for HELLO */
-	struct hello_facts facts;  /* the machine, for HELLO */
-	/* the boot modules and the disk (find_disk_work), beside the setup;
-	 * the thread waits for the configuration (cfg_ready) after the preload */
-	pthread_t disk_th;
-	int disk_th_on;
-	pthread_mutex_t cfg_mu;   /* also guards check_buf and check_taken */
-	pthread_cond_t cfg_cv;
-	int cfg_ready;
-	void *check_buf;          /* the disk check's two MiB, made by main (check_buf_make) */
-	int check_taken;          /* the thread has taken check_buf, or gone on without */
-	int mod_ret, disk_ret;
-	char mod_err[300], disk_err[600];
-};
 
 static void usage(FILE *f)
 {
@@ -214,153 +179,6 @@ static void set_aslr(const struct runner_cfg *c)
 		close(fd);
 }
 
-/* The module directory: 0, or -EIO with the reason in err. */
-static int modules_dir(const struct boot *b, char *dir, size_t len, char *err, size_t errlen)
-{
-	if (b->cfg.modules_dir[0])
-		snprintf(dir, len, "%s", b->cfg.modules_dir);
-	else if (modload_default_dir(dir, len)) {
-		snprintf(err, errlen, "uname failed: %s", strerror(errno));
-		return -EIO;
-	}
-	return 0;
-}
-
-/*
- * The module index (b->mi, have_mi): 0, or -errno and the reason in err.
- * A kernel without a module tree, or any index when no boot modules are
- * configured, is not an error: what is missing shows up as a failing mkfs
- * or mount, with its own error record.
- */
-static int load_index(struct boot *b, char *err, size_t errlen)
-{
-	char dir[256];
-	int ret = modules_dir(b, dir, sizeof(dir), err, errlen);
-
-	if (ret)
-		return ret;
-	ret = bm_moddb_load(&b->mi, dir, err, errlen);
-	if (ret == -ENOENT && access(dir, F_OK)) {
-		/* No module tree at all: a kernel built with everything in it
-		 * (bootmark kernel build). */
-		rlog(RLOG_INFO, "no %s: assuming %s built in", dir,
-		     b->cfg.modules[0] ? b->cfg.modules : "every module");
-		bm_moddb_free(&b->mi);
-		err[0] = '\0';
-		return 0;
-	}
-	if (ret) {
-		bm_moddb_free(&b->mi);
-		/* A kernel with everything built in needs no module tree. */
-		return b->cfg.modules[0] ? ret : 0;
-	}
-	b->have_mi = 1;
-	return 0;
-}
-
-/* The boot modules: 0, or -errno and the reason in err. */
-static int boot_modules(struct boot *b, char *err, size_t errlen)
-{
-	struct mod_plan plan;
-	int ret;
-
-	if (!b->cfg.modules_dir[0] && b->cfg.modules[0] &&
-	    mod_preload_covers(&b->pre, b->cfg.modules)) {
-		b->index_later = 1;  /* read after HELLO, for the filesystems' modules */
-		return 0;
-	}
-	ret = load_index(b, err, errlen);
-	if (ret || !b->have_mi)
-		return ret;
-	mod_plan_init(&plan);
-	ret = mod_plan_add_list(&b->mi, &plan, b->cfg.modules, err, errlen);
-	if (!ret)
-		ret = mod_plan_load(&b->mi, &plan, NULL, err, errlen);
-	mod_plan_free(&plan);
-	return ret;
-}
-
-/*
- * The disk check reads two MiB with O_DIRECT into fresh memory, and under
- * TCG faulting in its 512 pages was 5-6 ms of the thread's way to the
- * hello (docs/performance.md).  main, idle while the modules load, maps
- * them populated (check_buf_make); the thread takes them if they are
- * ready (check_buf_take), or the check allocates its own.  main unmaps
- * them after the hello.
- */
-static void check_buf_make(struct boot *b)
-{
-	void *buf = mmap(NULL, DISK_CHECK_BUF_LEN, PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-
-	if (buf == MAP_FAILED)
-		return;
-	pthread_mutex_lock(&b->cfg_mu);
-	if (!b->check_taken) {
-		b->check_buf = buf;
-		buf = NULL;
-	}
-	pthread_mutex_unlock(&b->cfg_mu);
-	if (buf)
-		munmap(buf, DISK_CHECK_BUF_LEN);
-}
-
-static void *check_buf_take(struct boot *b)
-{
-	void *buf;
-
-	pthread_mutex_lock(&b->cfg_mu);
-	b->check_taken = 1;
-	buf = b->check_buf;
-	pthread_mutex_unlock(&b->cfg_mu);
-	return buf;
-}
-
-/* After the join: no one uses it any more. */
-static void check_buf_free(struct boot *b)
-{
-	if (b->check_buf)
-		munmap(b->check_buf, DISK_CHECK_BUF_LEN);
-	b->check_buf = NULL;
-}
-
-/*
- * Chooses the test disk and decides whether it may be written (disk.h).
- * 0, or -errno with the reason in err; b->refused tells a refusal (a disk
- * the configuration or its contents rule out) from no disk being visible
- * at all.  Nothing is written unless disk_wipe names the disk's serial.
- */
-static int find_disk(struct boot *b, char *err, size_t errlen)
-{
-	const struct disk_sel sel = { b->cfg.disk_serial, b->cfg.disk_wwn, b->cfg.disk_model,
-				      b->cfg.disk_size };
-	int ret, wiped = 0;
-
-	ret = disk_wait("/sys/block", &sel, (int)b->cfg.disk_wait, &b->disk, err, errlen);
-	b->times.disk = emit_now();
-	if (ret == -ENOENT || ret == -ENXIO)
-		return ret;
-	if (!ret)
-		ret = disk_check_safe("/sys/block", "/proc/self/mountinfo", "/proc/swaps",
-				      &b->disk, 1, err, errlen);
-	if (!ret)
-		ret = disk_check_foreign("/sys/block", b->disk.dev, &b->disk, b->cfg.disk_wipe,
-					 &wiped, check_buf_take(b), err, errlen);
-	if (ret) {
-		b->refused = 1;
-		return ret;
-	}
-	if (wiped) {
-		rlog(RLOG_INFO, "%s", err);
-		ret = disk_wipe(b->disk.dev, b->disk.size, err, errlen);
-		if (ret)
-			return ret;
-		b->disk.wiped = 1;
-	}
-	b->have_disk = 1;
-	return 0;
-}
-
 /* A watchdog that cannot be armed does not stop the run; its E record shows
  * that the box ran without the protection it was configured with. */
 static void arm_watchdog(struct boot *b)
@@ -446,88 +264,6 @@ static void inject_fault(struct boot *b)
 		pause();
 }
 
-/*
- * The image's boot modules, before the configuration is read (modpre.c),
- * unless the kernel command line names modules itself.
- */
-static void preload(struct boot *b)
-{
-	char dir[256], *cmdline = NULL;
-
-	if (bm_read_file("/proc/cmdline", &cmdline, NULL, 4096) ||
-	    !mod_preload_wanted(cmdline, RUNNER_CMDLINE_PREFIX) ||
-	    modload_default_dir(dir, sizeof(dir)))
-		goto out_free;
-	mod_preload_run(&b->pre, dir, NULL);
-out_free:
-	free(cmdline);
-}
-
-static void config_wait(struct boot *b)
-{
-	pthread_mutex_lock(&b->cfg_mu);
-	while (!b->cfg_ready)
-		pthread_cond_wait(&b->cfg_cv, &b->cfg_mu);
-	pthread_mutex_unlock(&b->cfg_mu);
-}
-
-/* Boot modules, then the disk: touches only b's module, disk and times
- * fields, and reads the configuration once main has it (config_ready). */
-static void *find_disk_work(void *arg)
-{
-	struct boot *b = arg;
-
-	preload(b);
-	config_wait(b);
-	if (b->cfg_bad)
-		return NULL;
-	b->mod_ret = boot_modules(b, b->mod_err, sizeof(b->mod_err));
-	b->times.modules = emit_now();
-	b->disk_ret = b->mod_ret ? -ENODEV : find_disk(b, b->disk_err, sizeof(b->disk_err));
-	return NULL;
-}
-
-/*
- * Under TCG the modules' load and virtio_blk's probe are half of the
- * runner's time to the hello (docs/performance.md): they run in a thread,
- * from before the configuration is read, while main reads it, opens the
- * results port and reads the kernel log, on the other CPU of a box that
- * has one.  Nothing in the thread writes records.
- */
-static void find_disk_start(struct boot *b)
-{
-	pthread_attr_t attr;
-
-	b->disk_ret = -ENODEV;
-	pthread_mutex_init(&b->cfg_mu, NULL);
-	pthread_cond_init(&b->cfg_cv, NULL);
-	if (!pthread_attr_init(&attr)) {
-		pthread_attr_setstacksize(&attr, 1 << 20);
-		b->disk_th_on = !pthread_create(&b->disk_th, &attr, find_disk_work, b);
-		pthread_attr_destroy(&attr);
-	}
-}
-
-/* The configuration is read: the thread may go on (or, without one, run here). */
-static void config_ready(struct boot *b)
-{
-	b->times.setup = emit_now();
-	pthread_mutex_lock(&b->cfg_mu);
-	b->cfg_ready = 1;
-	pthread_cond_signal(&b->cfg_cv);
-	pthread_mutex_unlock(&b->cfg_mu);
-	if (!b->disk_th_on)
-		find_disk_work(b);
-}
-
-static void find_disk_wait(struct boot *b)
-{
-	if (b->disk_th_on)
-		pthread_join(b->disk_th, NULL);
-	b->disk_th_on = 0;
-	mod_preload_free(&b->pre);
-}
-
 static void say_hello(struct boot *b)
 {
 	struct bm_kv kv[HELLO_KV_MAX];
@@ -548,10 +284,10 @@ static void run(struct boot *b)
 	hello_kmsg_scan(&b->times);
 	hello_facts_read(&b->facts);  /* while the thread may still be loading */
 	if (!b->cfg_bad)
-		check_buf_make(b);
-	find_disk_wait(b);
+		boot_check_buf_make(b);
+	boot_join(b);
 	say_hello(b);
-	check_buf_free(b);
+	boot_check_buf_free(b);
 	if (b->cfg_bad) {
 		emit_error(&b->em, "config", NULL, "%s", b->cfg_err);
 		return;
@@ -574,7 +310,7 @@ static void run(struct boot *b)
 		emit_error(&b->em, "disk", NULL, "%s", b->disk_err);
 		return;
 	}
-	if (b->index_later && load_index(b, b->mod_err, sizeof(b->mod_err))) {
+	if (b->index_later && boot_load_index(b, b->mod_err, sizeof(b->mod_err))) {
 		emit_error(&b->em, "module", NULL, "%s", b->mod_err);
 		return;
 	}
@@ -630,14 +366,14 @@ int main(int argc, char **argv)
 		return 100;
 	}
 	early_mounts();
-	find_disk_start(&b);  /* loads the boot modules while the configuration is read */
+	boot_start(&b);  /* loads the boot modules while the configuration is read */
 	reopen_console();
 	/* Line-buffered, so every message reaches the serial console whole and at
 	 * once, even if the machine is powered off right after it. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	setvbuf(stderr, NULL, _IOLBF, 0);
 	read_config(&b);
-	config_ready(&b);
+	boot_config_ready(&b);
 	hello_kmsg_probe();  /* printk clock against ours, near the kernel's milestones */
 	ensure_run_id(&b.cfg);
 	open_results(&b);
