@@ -249,18 +249,25 @@ static void put_dep_path(FILE *f, const char *sep, const struct bm_moddb *db,
 	fprintf(f, "%s%s%s", sep, boot && ip[0] != '/' ? boot->prefix : "", ip);
 }
 
-/* Whether name (normalised) is one of names ("?" ends an optional one). */
+/* A name as bootmark.conf or a softdep writes it, normalised, without the
+ * "?" of an optional one: 0, or -ENAMETOOLONG. */
+static int wanted_norm(const char *name, char *norm, size_t len)
+{
+	int rc = bm_mod_normalise(name, 0, norm, len);
+
+	if (!rc)
+		norm[strcspn(norm, "?")] = '\0';
+	return rc;
+}
+
+/* Whether name (normalised) is one of names. */
 static int among(const char *name, const char *const *names, unsigned n)
 {
 	char norm[NAME_MAX + 1];
 
-	for (unsigned i = 0; i < n; i++) {
-		if (bm_mod_normalise(names[i], 0, norm, sizeof(norm)))
-			continue;
-		norm[strcspn(norm, "?")] = '\0';  /* an optional one */
-		if (!strcmp(norm, name))
+	for (unsigned i = 0; i < n; i++)
+		if (!wanted_norm(names[i], norm, sizeof(norm)) && !strcmp(norm, name))
 			return 1;
-	}
 	return 0;
 }
 
@@ -438,29 +445,29 @@ static int write_index(const char *dir, const struct bm_moddb *db, struct bm_mod
  * it would plan `modules` on the whole index: on 6.1 virtio_pci, the one
  * whose probe finds the disk, before virtio_blk.
  */
+static void boot_add(struct bm_mod **boot, size_t *nb, struct bm_mod *m)
+{
+	size_t k;
+
+	if (!m || m->in != MARK_PLAIN)
+		return;
+	for (k = 0; k < *nb && boot[k] != m; k++)
+		;
+	if (k == *nb)
+		boot[(*nb)++] = m;
+}
+
 static size_t boot_subset(const struct bm_moddb *db, struct bm_mod **v, size_t n,
 			  const char *const *names, unsigned nnames, struct bm_mod **boot)
 {
 	char norm[NAME_MAX + 1];
-	struct bm_mod *m;
-	size_t nb = 0, k;
+	size_t nb = 0;
 
-	for (unsigned i = 0; i < nnames; i++) {
-		if (bm_mod_normalise(names[i], 0, norm, sizeof(norm)))
-			continue;
-		norm[strcspn(norm, "?")] = '\0';  /* an optional one */
-		m = bm_moddb_find(db, norm);
-		for (k = 0; m && m->in == MARK_PLAIN && k < nb && boot[k] != m; k++)
-			;
-		if (m && m->in == MARK_PLAIN && k == nb)
-			boot[nb++] = m;
-	}
-	for (size_t i = 0; i < n; i++) {
-		for (k = 0; v[i]->in == MARK_PLAIN && k < nb && boot[k] != v[i]; k++)
-			;
-		if (v[i]->in == MARK_PLAIN && k == nb)
-			boot[nb++] = v[i];
-	}
+	for (unsigned i = 0; i < nnames; i++)
+		if (!wanted_norm(names[i], norm, sizeof(norm)))
+			boot_add(boot, &nb, bm_moddb_find(db, norm));
+	for (size_t i = 0; i < n; i++)
+		boot_add(boot, &nb, v[i]);
 	return nb;
 }
 
@@ -586,11 +593,10 @@ static int print_list(FILE *out, const char *root, const char *release, const ch
 
 	for (size_t i = 0; i < n && !rc; i++)
 		rc = add_module(&l, root, release, stage_dir, v[i], err, errlen);
-	for (int i = 0; i < 8 && !rc; i++) {
+	/* the index, then the boot index's four files */
+	for (int i = 0; i < (boot ? 8 : 4) && !rc; i++) {
 		const char *sub = i < 4 ? "" : BM_MODULES_BOOT_DIR "/";
 
-		if (i >= 4 && !boot)
-			break;
 		snprintf(ipath, sizeof(ipath), "/lib/modules/%s/%s%s", release, sub, staged[i % 4]);
 		snprintf(host, sizeof(host), "%s/%s%s", stage_dir, sub, staged[i % 4]);
 		rc = add_file(&l, ipath, host);

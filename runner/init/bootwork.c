@@ -166,19 +166,16 @@ static int find_disk(struct boot *b, char *err, size_t errlen)
 
 /*
  * The image's boot modules, before the configuration is read (modpre.c),
- * unless the kernel command line names modules itself.
+ * unless the kernel command line (main read it before the thread started)
+ * names modules itself.
  */
 static void preload(struct boot *b)
 {
-	char dir[256], *cmdline = NULL;
+	char dir[256];
 
-	if (bm_read_file("/proc/cmdline", &cmdline, NULL, 4096) ||
-	    !mod_preload_wanted(cmdline, RUNNER_CMDLINE_PREFIX) ||
-	    modload_default_dir(dir, sizeof(dir)))
-		goto out_free;
-	mod_preload_run(&b->pre, dir, NULL);
-out_free:
-	free(cmdline);
+	if (b->cmdline && mod_preload_wanted(b->cmdline, RUNNER_CMDLINE_PREFIX) &&
+	    !modload_default_dir(dir, sizeof(dir)))
+		mod_preload_run(&b->pre, dir, NULL);
 }
 
 static void config_wait(struct boot *b)

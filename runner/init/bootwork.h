@@ -19,7 +19,7 @@ struct boot {
 	struct runner_cfg cfg;
 	char cfg_err[300];
 	int cfg_bad;
-	char *cmdline;
+	char *cmdline;            /* read by main before the thread starts; then read only */
 	struct emitter em;
 	struct bm_moddb mi;
 	int have_mi;

@@ -105,16 +105,22 @@ static void salvage_cmdline(struct runner_cfg *c, const char *cmdline)
 		c->run[0] = '\0';
 }
 
-static void read_config(struct boot *b)
+/* The kernel command line, once: the boot thread reads it too (bootwork.c). */
+static void read_cmdline(struct boot *b)
 {
-	char *conf = NULL;
 	size_t n;
-	int ret;
 
 	if (bm_read_file("/proc/cmdline", &b->cmdline, &n, 4096) == 0) {
 		while (n && b->cmdline[n - 1] == '\n')
 			b->cmdline[--n] = '\0';
 	}
+}
+
+static void read_config(struct boot *b)
+{
+	char *conf = NULL;
+	int ret;
+
 	ret = bm_read_file(RUNNER_CONF_PATH, &conf, NULL, 64 << 10);
 	if (ret && ret != -ENOENT) {
 		snprintf(b->cfg_err, sizeof(b->cfg_err), "cannot read %s: %s",
@@ -366,6 +372,7 @@ int main(int argc, char **argv)
 		return 100;
 	}
 	early_mounts();
+	read_cmdline(&b);
 	boot_start(&b);  /* loads the boot modules while the configuration is read */
 	reopen_console();
 	/* Line-buffered, so every message reaches the serial console whole and at
