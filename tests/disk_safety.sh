@@ -183,6 +183,16 @@ boot foreign-target "$(scsi_disks)" "$mods $sel"
 refused foreign-target "(serial BMSCRATCH0) holds an ext4 filesystem labelled 'scratch'" \
 	"disk_wipe=BMSCRATCH0"
 check "foreign-target: left as it was" '[ "$(e2label "$target" 2>/dev/null)" = scratch ]'
+# The same disk read-only, with the token: the runner checks what uses the disk
+# and reads its ends side by side (runner/init/bootwork.c), and the verdict is the
+# one of the two in turn: read-only, whatever the ends hold, and nothing wiped.
+boot read-only "-drive file=$target,if=none,id=d0,format=raw,readonly=on \
+-device virtio-blk-pci,drive=d0,serial=BMSCRATCH0 $decoy_blk" \
+	"bootmark.disk_serial=BMSCRATCH0 bootmark.disk_wipe=BMSCRATCH0"
+refused read-only "/dev/vda is read-only"
+check "read-only: the contents are not the reason" \
+	'! head -n 1 "$out/read-only/parse.txt" | grep -q "holds"'
+check "read-only: left as it was" '[ "$(e2label "$target" 2>/dev/null)" = scratch ]'
 boot wipe "$(scsi_disks)" "$mods $sel bootmark.disk_wipe=BMSCRATCH0"
 completed wipe
 check "wipe: the console says it wipes" 'grep -aq "disk_wipe names it: wiping" "$out/wipe/console.log"'

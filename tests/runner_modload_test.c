@@ -374,6 +374,22 @@ static void test_preload(void)
 	       !strstr(preload_seq, "virtio_blk"),
 	       "a module that fails: not covered, the normal path reports it (%s)", preload_seq);
 	mod_preload_free(&pl);
+	/* the boot thread's two halves: plan before the command line is known */
+	preload_seq[0] = '\0';
+	preload_fail = NULL;
+	ret = mod_preload_plan(&pl, dir);
+	tap_ok(!ret && pl.planned && !pl.ran && !preload_seq[0] && pl.plan.n == 3 &&
+	       !mod_preload_covers(&pl, "virtio_blk"),
+	       "planned, nothing loaded yet, nothing covered (%d, %zu steps)", ret, pl.plan.n);
+	ret = mod_preload_load(&pl, preload_load);
+	tap_ok(!ret && pl.ran && !strcmp(preload_seq, "virtio virtio_ring virtio_blk") &&
+	       mod_preload_covers(&pl, "virtio_blk"),
+	       "then loaded as one call would: %s", preload_seq);
+	mod_preload_free(&pl);
+	memset(&pl, 0, sizeof(pl));
+	tap_ok(mod_preload_load(&pl, preload_load) == -ENOENT && !pl.ran,
+	       "no plan: nothing to load");
+	mod_preload_free(&pl);
 	tap_ok(mod_preload_wanted("console=ttyS0 bootmark.suite=smoke", "bootmark.") &&
 	       mod_preload_wanted("xbootmark.modules=nvme bootmark.modules_x=1", "bootmark.") &&
 	       !mod_preload_wanted("quiet bootmark.modules=nvme", "bootmark.") &&

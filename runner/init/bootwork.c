@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * The boot thread (bootwork.h): the boot modules, then the test disk and its
- * safety checks, beside main's setup.  It starts right after the first
- * mounts, loads the image's boot modules while main reads the
+ * safety checks, beside main's setup.  It starts first thing in main, plans
+ * the image's boot modules while main mounts /proc and reads the command
+ * line (boot_cmdline_ready), loads them while main reads the
  * configuration, and waits for it (boot_config_ready) before the disk.
  */
 #include <errno.h>
@@ -85,38 +86,18 @@ static int boot_modules(struct boot *b, char *err, size_t errlen)
 
 /*
  * The disk check reads two MiB with O_DIRECT into fresh memory, and under
- * TCG faulting in its 512 pages was 5-6 ms of the thread's way to the
- * hello (docs/performance.md).  main, idle while the modules load, maps
- * them populated (boot_check_buf_make); the thread takes them if they are
- * ready (check_buf_take), or the check allocates its own.  main unmaps
- * them after the hello.
+ * TCG faulting in its 512 pages was 5-6 ms of the way to the hello
+ * (docs/performance.md).  main, idle while the modules load, maps them
+ * populated (boot_check_buf_make) before it reads the disk's ends with them
+ * (boot_join); without a thread the check allocates its own.  main
+ * unmaps them after the hello.
  */
 void boot_check_buf_make(struct boot *b)
 {
 	void *buf = mmap(NULL, DISK_CHECK_BUF_LEN, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
 
-	if (buf == MAP_FAILED)
-		return;
-	pthread_mutex_lock(&b->cfg_mu);
-	if (!b->check_taken) {
-		b->check_buf = buf;
-		buf = NULL;
-	}
-	pthread_mutex_unlock(&b->cfg_mu);
-	if (buf)
-		munmap(buf, DISK_CHECK_BUF_LEN);
-}
-
-static void *check_buf_take(struct boot *b)
-{
-	void *buf;
-
-	pthread_mutex_lock(&b->cfg_mu);
-	b->check_taken = 1;
-	buf = b->check_buf;
-	pthread_mutex_unlock(&b->cfg_mu);
-	return buf;
+	b->check_buf = buf == MAP_FAILED ? NULL : buf;
 }
 
 /* After the join: no one uses it any more. */
@@ -127,33 +108,90 @@ void boot_check_buf_free(struct boot *b)
 	b->check_buf = NULL;
 }
 
+static void disk_stage_set(struct boot *b, int stage)
+{
+	pthread_mutex_lock(&b->cfg_mu);
+	b->disk_stage = stage;
+	pthread_cond_broadcast(&b->cfg_cv);
+	pthread_mutex_unlock(&b->cfg_mu);
+}
+
+/* What the disk's first and last MiB hold, into b->ends_*. */
+static void check_ends(struct boot *b)
+{
+	b->ends_ret = disk_check_foreign("/sys/block", b->disk.dev, &b->disk, b->cfg.disk_wipe,
+					 &b->ends_wiped, b->check_buf, b->ends_err,
+					 sizeof(b->ends_err));
+}
+
+/*
+ * Once the thread has found the disk, main reads its ends (the two MiB,
+ * 5-9 ms under TCG) while the thread checks that nothing uses it (sysfs,
+ * mountinfo, swaps and an exclusive open: 7 ms), instead of the thread
+ * doing one after the other (docs/performance.md).  Both only read.
+ */
+static void check_ends_beside(struct boot *b)
+{
+	int stage;
+
+	if (!b->disk_th_on)
+		return;  /* find_disk ran in main, both checks in turn */
+	pthread_mutex_lock(&b->cfg_mu);
+	while (b->disk_stage == DISK_WAIT)
+		pthread_cond_wait(&b->cfg_cv, &b->cfg_mu);
+	stage = b->disk_stage;
+	pthread_mutex_unlock(&b->cfg_mu);
+	if (stage != DISK_FOUND)
+		return;
+	check_ends(b);
+	pthread_mutex_lock(&b->cfg_mu);
+	b->ends_done = 1;
+	pthread_cond_broadcast(&b->cfg_cv);
+	pthread_mutex_unlock(&b->cfg_mu);
+}
+
+/* The thread's wait for main's check of the ends (check_ends_beside). */
+static void ends_wait(struct boot *b)
+{
+	pthread_mutex_lock(&b->cfg_mu);
+	while (!b->ends_done)
+		pthread_cond_wait(&b->cfg_cv, &b->cfg_mu);
+	pthread_mutex_unlock(&b->cfg_mu);
+}
+
 /*
  * Chooses the test disk and decides whether it may be written (disk.h).
  * 0, or -errno with the reason in err; b->refused tells a refusal (a disk
  * the configuration or its contents rule out) from no disk being visible
- * at all.  Nothing is written unless disk_wipe names the disk's serial.
+ * at all.  The verdict is the one of the two checks run in turn: a disk in
+ * use is refused for that before anything its ends hold.  Nothing is
+ * written unless disk_wipe names the disk's serial.
  */
-static int find_disk(struct boot *b, char *err, size_t errlen)
+static int find_disk(struct boot *b, int threaded, char *err, size_t errlen)
 {
 	const struct disk_sel sel = { b->cfg.disk_serial, b->cfg.disk_wwn, b->cfg.disk_model,
 				      b->cfg.disk_size };
-	int ret, wiped = 0;
+	int ret;
 
 	ret = disk_wait("/sys/block", &sel, (int)b->cfg.disk_wait, &b->disk, err, errlen);
 	b->times.disk = emit_now();
-	if (ret == -ENOENT || ret == -ENXIO)
-		return ret;
-	if (!ret)
-		ret = disk_check_safe("/sys/block", "/proc/self/mountinfo", "/proc/swaps",
-				      &b->disk, 1, err, errlen);
-	if (!ret)
-		ret = disk_check_foreign("/sys/block", b->disk.dev, &b->disk, b->cfg.disk_wipe,
-					 &wiped, check_buf_take(b), err, errlen);
-	if (ret) {
-		b->refused = 1;
-		return ret;
+	if (ret)
+		goto out_refused;
+	if (threaded)
+		disk_stage_set(b, DISK_FOUND);  /* main reads the ends now */
+	ret = disk_check_safe("/sys/block", "/proc/self/mountinfo", "/proc/swaps", &b->disk, 1,
+			      err, errlen);
+	if (threaded)
+		ends_wait(b);
+	else if (!ret)
+		check_ends(b);
+	if (!ret && (b->ends_ret || b->ends_wiped)) {
+		ret = b->ends_ret;
+		snprintf(err, errlen, "%s", b->ends_err);
 	}
-	if (wiped) {
+	if (ret)
+		goto out_refused;
+	if (b->ends_wiped) {
 		rlog(RLOG_INFO, "%s", err);
 		ret = disk_wipe(b->disk.dev, b->disk.size, err, errlen);
 		if (ret)
@@ -162,52 +200,83 @@ static int find_disk(struct boot *b, char *err, size_t errlen)
 	}
 	b->have_disk = 1;
 	return 0;
+out_refused:
+	/* none visible at all is not a refusal */
+	b->refused = ret != -ENOENT && ret != -ENXIO;
+	return ret;
 }
 
-/*
- * The image's boot modules, before the configuration is read (modpre.c),
- * unless the kernel command line (main read it before the thread started)
- * names modules itself.
- */
-static void preload(struct boot *b)
-{
-	char dir[256];
-
-	if (b->cmdline && mod_preload_wanted(b->cmdline, RUNNER_CMDLINE_PREFIX) &&
-	    !modload_default_dir(dir, sizeof(dir)))
-		mod_preload_run(&b->pre, dir, NULL);
-}
-
-static void config_wait(struct boot *b)
+/* Waits until main is at stage (boot_cmdline_ready, boot_config_ready). */
+static void stage_wait(struct boot *b, int stage)
 {
 	pthread_mutex_lock(&b->cfg_mu);
-	while (!b->cfg_ready)
+	while (b->stage < stage)
 		pthread_cond_wait(&b->cfg_cv, &b->cfg_mu);
 	pthread_mutex_unlock(&b->cfg_mu);
 }
 
+static void stage_set(struct boot *b, int stage)
+{
+	pthread_mutex_lock(&b->cfg_mu);
+	b->stage = stage;
+	pthread_cond_broadcast(&b->cfg_cv);
+	pthread_mutex_unlock(&b->cfg_mu);
+}
+
+/*
+ * The image's boot modules, before the configuration is read (modpre.c).
+ * The boot index is read and planned while main mounts /proc and reads the
+ * kernel command line (11-14 ms of the way to the first finit_module under
+ * TCG, docs/performance.md); nothing is loaded until the command line is
+ * known, and nothing at all if it names modules itself.
+ */
+static void preload(struct boot *b)
+{
+	char dir[256];
+	int planned = !modload_default_dir(dir, sizeof(dir)) &&
+		      !mod_preload_plan(&b->pre, dir);
+
+	stage_wait(b, BOOT_CMDLINE);
+	if (planned && b->cmdline && mod_preload_wanted(b->cmdline, RUNNER_CMDLINE_PREFIX))
+		mod_preload_load(&b->pre, NULL);
+}
+
 /* Boot modules, then the disk: touches only b's module, disk and times
- * fields, and reads the configuration once main has it (boot_config_ready). */
-static void *find_disk_work(void *arg)
+ * fields, and reads the configuration once main has it (stage).  threaded:
+ * in the boot thread, main reading the disk's ends (check_ends_beside). */
+static void find_disk_work(struct boot *b, int threaded)
+{
+	preload(b);
+	stage_wait(b, BOOT_CONFIG);
+	if (b->cfg_bad)
+		return;
+	b->mod_ret = boot_modules(b, b->mod_err, sizeof(b->mod_err));
+	b->times.modules = emit_now();
+	b->disk_ret = b->mod_ret ? -ENODEV : find_disk(b, threaded, b->disk_err,
+						       sizeof(b->disk_err));
+}
+
+static void *boot_thread(void *arg)
 {
 	struct boot *b = arg;
 
-	preload(b);
-	config_wait(b);
-	if (b->cfg_bad)
-		return NULL;
-	b->mod_ret = boot_modules(b, b->mod_err, sizeof(b->mod_err));
-	b->times.modules = emit_now();
-	b->disk_ret = b->mod_ret ? -ENODEV : find_disk(b, b->disk_err, sizeof(b->disk_err));
+	find_disk_work(b, 1);
+	/* no disk to read: main stops waiting for one */
+	pthread_mutex_lock(&b->cfg_mu);
+	if (b->disk_stage == DISK_WAIT)
+		b->disk_stage = DISK_NONE;
+	pthread_cond_broadcast(&b->cfg_cv);
+	pthread_mutex_unlock(&b->cfg_mu);
 	return NULL;
 }
 
 /*
  * Under TCG the modules' load and virtio_blk's probe are half of the
  * runner's time to the hello (docs/performance.md): they run in a thread,
- * from before the configuration is read, while main reads it, opens the
- * results port and reads the kernel log, on the other CPU of a box that
- * has one.  Nothing in the thread writes records.
+ * from the start of main, while main mounts the kernel filesystems, reads
+ * the configuration, opens the results port and reads the kernel log, on
+ * the other CPU of a box that has one.  Nothing in the thread writes
+ * records.
  */
 void boot_start(struct boot *b)
 {
@@ -218,25 +287,28 @@ void boot_start(struct boot *b)
 	pthread_cond_init(&b->cfg_cv, NULL);
 	if (!pthread_attr_init(&attr)) {
 		pthread_attr_setstacksize(&attr, BOOT_STACK);
-		b->disk_th_on = !pthread_create(&b->disk_th, &attr, find_disk_work, b);
+		b->disk_th_on = !pthread_create(&b->disk_th, &attr, boot_thread, b);
 		pthread_attr_destroy(&attr);
 	}
+}
+
+void boot_cmdline_ready(struct boot *b)
+{
+	stage_set(b, BOOT_CMDLINE);
 }
 
 /* The configuration is read: the thread may go on (or, without one, run here). */
 void boot_config_ready(struct boot *b)
 {
 	b->times.setup = emit_now();
-	pthread_mutex_lock(&b->cfg_mu);
-	b->cfg_ready = 1;
-	pthread_cond_signal(&b->cfg_cv);
-	pthread_mutex_unlock(&b->cfg_mu);
+	stage_set(b, BOOT_CONFIG);
 	if (!b->disk_th_on)
-		find_disk_work(b);
+		find_disk_work(b, 0);
 }
 
 void boot_join(struct boot *b)
 {
+	check_ends_beside(b);
 	if (b->disk_th_on)
 		pthread_join(b->disk_th, NULL);
 	b->disk_th_on = 0;

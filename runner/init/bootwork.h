@@ -19,7 +19,7 @@ struct boot {
 	struct runner_cfg cfg;
 	char cfg_err[300];
 	int cfg_bad;
-	char *cmdline;            /* read by main before the thread starts; then read only */
+	char *cmdline;            /* set by main before boot_cmdline_ready; then read only */
 	struct emitter em;
 	struct bm_moddb mi;
 	int have_mi;
@@ -32,27 +32,41 @@ struct boot {
 	struct hello_times times;  /* the boot's milestones, for HELLO */
 	struct hello_facts facts;  /* the machine, for HELLO */
 	/* the boot modules and the disk (find_disk_work), beside the setup;
-	 * the thread waits for the configuration (cfg_ready) after the preload */
+	 * the thread waits for the command line, then for the configuration
+	 * (stage) */
 	pthread_t disk_th;
 	int disk_th_on;
-	pthread_mutex_t cfg_mu;   /* also guards check_buf and check_taken */
+	pthread_mutex_t cfg_mu;   /* guards stage, disk_stage and ends_done */
 	pthread_cond_t cfg_cv;
-	int cfg_ready;
+	int stage;                /* BOOT_CMDLINE, then BOOT_CONFIG: what main has read */
+	int disk_stage;           /* DISK_WAIT, then DISK_FOUND or DISK_NONE: the thread's */
 	void *check_buf;          /* the disk check's two MiB, made by main (boot_check_buf_make) */
-	int check_taken;          /* the thread has taken check_buf, or gone on without */
+	/* the disk's ends (disk_check_foreign), read by main once DISK_FOUND */
+	int ends_done, ends_ret, ends_wiped;
+	char ends_err[600];
 	int mod_ret, disk_ret;
 	char mod_err[300], disk_err[600];
 };
 
-/* Starts the boot thread after the first mounts: it loads the image's boot
- * modules, then waits for the configuration. */
+/* main's stages the thread waits for (struct boot's stage), and the
+ * thread's main waits for (disk_stage) */
+enum { BOOT_CMDLINE = 1, BOOT_CONFIG = 2 };
+enum { DISK_WAIT = 0, DISK_FOUND, DISK_NONE };
+
+/* Starts the boot thread, first thing: it plans the image's boot modules,
+ * loads them once the command line is read, then waits for the
+ * configuration. */
 void boot_start(struct boot *b);
+/* b->cmdline is read (or could not be: NULL): the thread may load. */
+void boot_cmdline_ready(struct boot *b);
 /* The configuration is read (b->cfg, cfg_bad): the thread goes on to the
  * boot modules' check and the disk (without a thread, this runs it). */
 void boot_config_ready(struct boot *b);
-/* While the thread works: main maps the disk check's two MiB for it. */
+/* While the thread works: main maps the disk check's two MiB. */
 void boot_check_buf_make(struct boot *b);
-/* Waits for the thread: then b's mod_ret, disk_ret, disk and times are set. */
+/* Waits for the thread: then b's mod_ret, disk_ret, disk and times are set.
+ * Meanwhile, once the thread has found the disk, main reads the disk's
+ * first and last MiB while the thread checks that nothing uses it. */
 void boot_join(struct boot *b);
 /* After the hello: unmaps the disk check's buffer. */
 void boot_check_buf_free(struct boot *b);

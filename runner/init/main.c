@@ -105,7 +105,8 @@ static void salvage_cmdline(struct runner_cfg *c, const char *cmdline)
 		c->run[0] = '\0';
 }
 
-/* The kernel command line, once: the boot thread reads it too (bootwork.c). */
+/* The kernel command line, once: the boot thread reads it too (bootwork.c),
+ * after boot_cmdline_ready. */
 static void read_cmdline(struct boot *b)
 {
 	size_t n;
@@ -371,9 +372,10 @@ int main(int argc, char **argv)
 				"image (--help lists its options)\n");
 		return 100;
 	}
+	boot_start(&b);  /* plans the boot modules while /proc mounts, then loads them */
 	early_mounts();
 	read_cmdline(&b);
-	boot_start(&b);  /* loads the boot modules while the configuration is read */
+	boot_cmdline_ready(&b);
 	reopen_console();
 	/* Line-buffered, so every message reaches the serial console whole and at
 	 * once, even if the machine is powered off right after it. */

@@ -60,16 +60,23 @@ int mod_plan_run(const struct bm_moddb *db, const struct mod_plan *p, unsigned n
  * boot index, BM_MODULES_BOOT_DIR of the module directory, loaded whole. */
 struct mod_preload {
 	struct bm_moddb db;     /* the boot index */
+	struct mod_plan plan;   /* all of it, in its file's order */
 	unsigned char *loaded;  /* per db module */
+	int planned;            /* db and plan are there */
 	int ran;                /* it was there and every module of it loaded */
 };
 /* 0 when cmdline names modules itself (prefix "modules=" or "modules_dir="):
  * then nothing is loaded before the configuration. */
 int mod_preload_wanted(const char *cmdline, const char *prefix);
-/* Loads dir's boot index: 0, -ENOENT when the image has none, or the first
- * failure (logged; the normal path loads again and reports it).  load:
- * NULL for finit_module (mod_plan_load), or one that sets its ctx, the
- * per-module loaded flags, as mod_plan_load does (tests). */
+/* Reads dir's boot index and plans all of it; loads nothing, so it needs
+ * neither /proc nor the command line.  0, -ENOENT when the image has none,
+ * or the first failure (logged; the normal path reports it). */
+int mod_preload_plan(struct mod_preload *pl, const char *dir);
+/* Loads what mod_preload_plan planned: 0, or the first failure (logged).
+ * load: NULL for finit_module (mod_plan_load), or one that sets its ctx,
+ * the per-module loaded flags, as mod_plan_load does (tests). */
+int mod_preload_load(struct mod_preload *pl, mod_load_fn load);
+/* Both, one after the other. */
 int mod_preload_run(struct mod_preload *pl, const char *dir, mod_load_fn load);
 /* 1 when list (the configuration's modules) planned on the boot index is
  * all loaded; 0: plan list on the whole index. */

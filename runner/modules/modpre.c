@@ -8,8 +8,10 @@
  * to the hello (docs/performance.md).  The image builder writes a boot
  * index beside the module index (BM_MODULES_BOOT_DIR: the same files
  * trimmed to the boot modules of bootmark.conf and what they need), and
- * the runner loads all of it in a thread that starts before the
- * configuration is read.  Once it is read, mod_preload_covers() tells
+ * the runner's boot thread reads and plans all of it as main starts
+ * (mod_preload_plan: it needs neither /proc nor the command line), and
+ * loads it once the command line is known (mod_preload_load), while main
+ * reads the configuration.  Once that is read, mod_preload_covers() tells
  * whether the configuration's `modules` are what was loaded; if not (a
  * bootmark.modules= word, an image put together by hand), the runner
  * plans them on the whole index as it always did, and what the preload
@@ -51,15 +53,15 @@ static int by_line(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-int mod_preload_run(struct mod_preload *pl, const char *dir, mod_load_fn load)
+int mod_preload_plan(struct mod_preload *pl, const char *dir)
 {
 	char bdir[512], err[512] = "";
 	struct bm_mod **order;
-	struct mod_plan plan;
 	size_t i;
 	int ret;
 
 	memset(pl, 0, sizeof(*pl));
+	mod_plan_init(&pl->plan);
 	if ((size_t)snprintf(bdir, sizeof(bdir), "%s/%s", dir, BM_MODULES_BOOT_DIR) >=
 	    sizeof(bdir))
 		return -ENAMETOOLONG;
@@ -81,21 +83,39 @@ int mod_preload_run(struct mod_preload *pl, const char *dir, mod_load_fn load)
 	for (i = 0; i < pl->db.nmods; i++)
 		order[i] = &pl->db.mods[i];
 	qsort(order, pl->db.nmods, sizeof(*order), by_line);
-	mod_plan_init(&plan);
 	for (i = 0, ret = 0; i < pl->db.nmods && !ret; i++)
-		ret = mod_plan_add(&pl->db, &plan, order[i]->name, err, sizeof(err));
+		ret = mod_plan_add(&pl->db, &pl->plan, order[i]->name, err, sizeof(err));
 	free(order);
-	if (!ret && !load)
-		ret = mod_plan_load(&pl->db, &plan, pl->loaded, err, sizeof(err));
-	else if (!ret)
-		ret = mod_plan_run(&pl->db, &plan, MOD_THREADS_MAX, load, pl->loaded, err,
+	if (ret)
+		rlog(RLOG_INFO, "boot modules before the configuration: %s", err);
+	pl->planned = !ret;
+	return ret;
+}
+
+int mod_preload_load(struct mod_preload *pl, mod_load_fn load)
+{
+	char err[512] = "";
+	int ret;
+
+	if (!pl->planned)
+		return -ENOENT;
+	if (!load)
+		ret = mod_plan_load(&pl->db, &pl->plan, pl->loaded, err, sizeof(err));
+	else
+		ret = mod_plan_run(&pl->db, &pl->plan, MOD_THREADS_MAX, load, pl->loaded, err,
 				   sizeof(err));
-	mod_plan_free(&plan);
 	/* The normal path loads again and reports it, with its own words. */
 	if (ret)
 		rlog(RLOG_INFO, "boot modules before the configuration: %s", err);
 	pl->ran = !ret;
 	return ret;
+}
+
+int mod_preload_run(struct mod_preload *pl, const char *dir, mod_load_fn load)
+{
+	int ret = mod_preload_plan(pl, dir);
+
+	return ret ? ret : mod_preload_load(pl, load);
 }
 
 int mod_preload_covers(const struct mod_preload *pl, const char *list)
@@ -117,6 +137,7 @@ int mod_preload_covers(const struct mod_preload *pl, const char *list)
 
 void mod_preload_free(struct mod_preload *pl)
 {
+	mod_plan_free(&pl->plan);
 	bm_moddb_free(&pl->db);
 	free(pl->loaded);
 	memset(pl, 0, sizeof(*pl));
