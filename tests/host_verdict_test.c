@@ -133,6 +133,26 @@ static void planned(void)
 	add('E', "class=bench msg=eio fs=ext4 test=dd32r rep=1");
 	finish(1, 1, 2);
 	want("a test's E accounts for it", "x\n", &f, BM_ST_BENCH_ERROR, NULL);
+	/* two suite lines that give the same names (seeds: Bray's Bonnie and
+	 * bonnie++ 1.02c both give bon-putc): each R is a test of its own */
+	start("v=1 kernel=6.1.0-53-amd64 fs=ext4");
+	add('R', "wl=bonnie test=bon-putc fs=ext4 rep=1 params=version=bray m_real=1.5:s");
+	add('R', "wl=bonnie test=bon-putc fs=ext4 rep=1 params=version=1.02c m_real=1.5:s");
+	add('R', "wl=bonnie test=bon-seq-create fs=ext4 rep=1 params=version=1.02c m_real=1:s");
+	finish(3, 0, 3);
+	want("two lines, the same test name: both count", "x\n", &f, BM_ST_COMPLETED, NULL);
+	start("v=1 kernel=6.1.0-53-amd64 fs=ext4");
+	add('R', "wl=bonnie test=bon-putc fs=ext4 rep=1 params=version=bray m_real=1.5:s");
+	add('R', "wl=bonnie test=bon-seq-create fs=ext4 rep=1 params=version=1.02c m_real=1:s");
+	finish(2, 0, 3);
+	want("... and one of them missing is still missing", "x\n", &f, BM_ST_PROTOCOL_ERROR,
+	     "1 of 3 planned tests");
+	start("v=1 kernel=6.1.0-53-amd64 fs=ext4");
+	add('R', "wl=dd test=dd32w fs=ext4 rep=1 partial=1 m_real=1.5:s");
+	add('E', "class=bench msg=eio fs=ext4 test=dd32w rep=1");
+	finish(1, 1, 2);
+	want("a partial R and its E are one test: the other is missing", "x\n", &f,
+	     BM_ST_PROTOCOL_ERROR, "1 of 2 planned tests");
 	start("v=1 kernel=6.1.0-53-amd64 fs=ext4");
 	add('E', "class=config msg=bad");
 	finish(0, 1, 2);

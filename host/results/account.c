@@ -10,7 +10,11 @@
  * What accounts for a test: an R or E record naming its (fs, test, rep); an
  * E naming only a filesystem (its module did not load: none of its tests
  * ran) accounts for that filesystem's share; an E naming neither (bad
- * configuration, no disk) for the whole plan.
+ * configuration, no disk) for the whole plan.  Two lines of a suite may
+ * give the same names (the seeds suite's Bray Bonnie and bonnie++ 1.02c
+ * both give bon-putc ...; its two dbench lines both dbench64), so a name
+ * accounts for as many tests as it has R records, or E records if it has
+ * more: a test that stopped with an E after a partial R is one test.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +25,7 @@
 struct key {
 	const char *fs, *test;
 	int rep;
+	unsigned nres, nerr;  /* R and E records that name it */
 };
 
 static int same(const struct key *a, const struct key *b)
@@ -28,15 +33,19 @@ static int same(const struct key *a, const struct key *b)
 	return a->rep == b->rep && !strcmp(a->fs, b->fs) && !strcmp(a->test, b->test);
 }
 
-/* Adds k to the set v[0..*n) unless it is there. */
-static void add_key(struct key *v, size_t *n, const struct key *k)
+/* Counts a record naming k in v[0..*n), adding k when it is new. */
+static void add_key(struct key *v, size_t *n, const struct key *k, int is_err)
 {
 	size_t i;
 
-	for (i = 0; i < *n; i++)
-		if (same(&v[i], k))
-			return;
-	v[(*n)++] = *k;
+	for (i = 0; i < *n && !same(&v[i], k); i++)
+		;
+	if (i == *n)
+		v[(*n)++] = *k;
+	if (is_err)
+		v[i].nerr++;
+	else
+		v[i].nres++;
 }
 
 /* Filesystems the HELLO names (fs=ext4,xfs); 0 when it names none. */
@@ -95,16 +104,17 @@ long long bm_results_unaccounted(const struct bm_results *r, char *first, size_t
 	if (!v)
 		return 0;  /* cannot tell: the stream checks still apply */
 	for (i = 0; i < r->nres; i++) {
-		k = (struct key){ r->res[i].fs, r->res[i].test, r->res[i].rep };
-		add_key(v, &n, &k);
+		k = (struct key){ r->res[i].fs, r->res[i].test, r->res[i].rep, 0, 0 };
+		add_key(v, &n, &k, 0);
 	}
 	for (i = 0; i < r->nerr; i++) {
 		if (!r->err[i].test[0])
 			continue;
-		k = (struct key){ r->err[i].fs, r->err[i].test, r->err[i].rep };
-		add_key(v, &n, &k);
+		k = (struct key){ r->err[i].fs, r->err[i].test, r->err[i].rep, 0, 0 };
+		add_key(v, &n, &k, 1);
 	}
-	have = (long long)n;
+	for (have = 0, i = 0; i < n; i++)
+		have += v[i].nres > v[i].nerr ? v[i].nres : v[i].nerr;
 	if (wide && nfs)
 		have += (long long)wide * (planned / nfs);
 	free(v);
