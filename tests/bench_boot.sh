@@ -80,6 +80,9 @@ for k in $KERNELS; do
 	floor=$(awk -F'|' '$1 == "BB1" && $2 == "floor" { print $3 " (" $4 ")" }' "$log")
 	fig boot "$rel ratio to the fastest trivial init" "${ratio}x ($floor)" "<= $TARGET" \
 		"$(verdict "$ratio" "<=" "$TARGET")"
+	# the spread behind the verdict: each run's own ratio (geometric mean, range)
+	pairs=$(awk -F'|' '$1 == "BB1" && $2 == "pairs" { print $3 "x (" $4 "x to " $5 "x, " $6 " runs)" }' "$log")
+	[ -n "$pairs" ] && fig boot "$rel each run's ratio to its floor boot" "$pairs" - -
 	# every image: bootmark and trivial on each method
 	awk -F'|' '$1 == "BB1" && $2 == "image" { print $3, $4, $5 }' "$log" |
 	while read -r name method wall; do

@@ -1,10 +1,15 @@
 // SPDX-License-Identifier: MIT
-/* host/bench/bench_boot.c: bench-boot's breakdown from HELLO, the trivial line and P records. */
+/* host/bench/bench_boot.c and bench_out.c: bench-boot's breakdown from HELLO, the
+ * trivial line and P records, and its summary's figures. */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bench_boot.h"
+#include "bench_cmd.h"
 #include "proto.h"
 #include "tap.h"
 
@@ -131,10 +136,69 @@ static void test_mkfs(void)
 	tap_ok(near(p.v[BM_BB_RATE], 0.984), "clock rate = guest span / wall span");
 }
 
+/* The line of kind in out that starts "BB1|kind|", or NULL. */
+static const char *bb1(const char *out, const char *kind)
+{
+	char key[64];
+
+	snprintf(key, sizeof(key), "BB1|%s|", kind);
+	return strstr(out, key);
+}
+
+/*
+ * bm_bench_summary on five runs of two images: the verdict is median over
+ * median (1.2 / 1.0), and each run's own ratio (1.1, 1.2, 1.0, 1.3; the
+ * fifth run, whose floor boot is unknown, does not count) gives the
+ * geometric mean and the range.
+ */
+static void test_summary(void)
+{
+	const double bm[] = { 1.1, 1.2, 1.0, 1.3, 9.0 }, tr[] = { 1.0, 1.0, 1.0, 1.0, NAN };
+	struct bench *B = calloc(1, sizeof(*B));
+	char out[8192] = "", *nl;
+	FILE *f = tmpfile();
+	int i, k, saved = dup(1);
+	size_t n;
+
+	if (!B || !f || saved < 0)
+		tap_bail("cannot set up the summary test");
+	B->o.runs = 5;
+	B->nimg = 2;
+	snprintf(B->img[0].name, sizeof(B->img[0].name), "bootmark");
+	snprintf(B->img[1].name, sizeof(B->img[1].name), "trivial");
+	for (k = 0; k < 2; k++) {
+		snprintf(B->img[k].method, sizeof(B->img[k].method), "pvh");
+		B->img[k].trivial = k;
+		for (i = 0; i < 5; i++)
+			for (int p = 0; p < BM_BB_N; p++)
+				B->img[k].bb[i].v[p] = p == BM_BB_WALL ? (k ? tr[i] : bm[i]) : NAN;
+	}
+	fflush(stdout);
+	dup2(fileno(f), 1);
+	bm_bench_summary(B);
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	rewind(f);
+	n = fread(out, 1, sizeof(out) - 1, f);
+	out[n] = '\0';
+	fclose(f);
+	free(B);
+	tap_ok(bb1(out, "ratio") && !strncmp(bb1(out, "ratio"), "BB1|ratio|1.200|<= 1.10|FAIL", 28),
+	       "the verdict: median over median (%.40s)", bb1(out, "ratio") ? bb1(out, "ratio") : "none");
+	nl = bb1(out, "pairs") ? strchr(bb1(out, "pairs"), '\n') : NULL;
+	if (nl)
+		*nl = '\0';
+	tap_ok(nl && !strcmp(bb1(out, "pairs"), "BB1|pairs|1.145|1.000|1.300|4"),
+	       "each run's ratio: geometric mean, lowest, highest, runs (%s)",
+	       nl ? bb1(out, "pairs") : "none");
+}
+
 int main(void)
 {
 	test_hello();
 	test_trivial();
 	test_mkfs();
+	test_summary();
 	return tap_done();
 }

@@ -127,6 +127,35 @@ static void split(const struct bench *B)
 	}
 }
 
+/*
+ * The verdict is median over median; beside it, each run's own ratio (the
+ * two boots of a run are minutes apart at most) and their geometric mean
+ * and range, so a reader sees how far one invocation's figure can move on
+ * a host whose speed changes under it (docs/bench.md).
+ */
+static void pairs(const struct bench *B, int floor)
+{
+	int n = (int)B->o.runs, i, k = 0;
+	double lsum = 0, lo = INFINITY, hi = -INFINITY, a, f, r;
+
+	for (i = 0; i < n; i++) {
+		a = B->img[0].bb[i].v[BM_BB_WALL];
+		f = B->img[floor].bb[i].v[BM_BB_WALL];
+		if (isnan(a) || isnan(f) || f <= 0)
+			continue;
+		r = a / f;
+		lsum += log(r);
+		lo = r < lo ? r : lo;
+		hi = r > hi ? r : hi;
+		k++;
+	}
+	if (!k)
+		return;
+	printf("each run's ratio to the floor's boot of that run: geometric mean %.3fx, "
+	       "%.3fx to %.3fx over %d run(s)\n", exp(lsum / k), lo, hi, k);
+	printf("BB1|pairs|%.3f|%.3f|%.3f|%d\n", exp(lsum / k), lo, hi, k);
+}
+
 static void repeats(const struct bench *B)
 {
 	printf("boots repeated (died before their marker, logs *.failed*.log): %d\n", B->repeated);
@@ -160,6 +189,7 @@ void bm_bench_summary(const struct bench *B)
 	printf("ratio bootmark (%s)/floor: %.3fx\n", B->img[0].method, ratio);
 	printf("target <= %.2fx: %s\n", TARGET_RATIO, v);
 	printf("BB1|floor|%s|%s|%.3f\n", B->img[floor].name, B->img[floor].method, mf);
+	pairs(B, floor);
 	if (bp && bz) {
 		double s = median_of(bp, n, BM_BB_WALL) / median_of(bz, n, BM_BB_WALL);
 
