@@ -167,7 +167,7 @@ int bm_kvm_choose(const char *accel, const char *vmlinuz, const char *workdir,
 		  int *use_kvm, char *why, size_t whylen)
 {
 	char reason[256];
-	int fd, rc;
+	int fd, rc, absent = 0;
 
 	*use_kvm = 0;
 	if (!strcmp(accel, "tcg")) {
@@ -176,6 +176,7 @@ int bm_kvm_choose(const char *accel, const char *vmlinuz, const char *workdir,
 	}
 	fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
 	if (fd < 0) {
+		absent = errno == ENOENT;
 		snprintf(reason, sizeof(reason), "cannot open /dev/kvm: %s", strerror(errno));
 	} else {
 		close(fd);
@@ -207,6 +208,12 @@ int bm_kvm_choose(const char *accel, const char *vmlinuz, const char *workdir,
 		bm_msg("--accel kvm: %s", reason);
 		snprintf(why, whylen, "%s", reason);
 		return -ENODEV;
+	}
+	/* a host without KVM at all is not a KVM that failed: say which */
+	if (absent) {
+		bm_msg("no KVM here (%s); using TCG", reason);
+		snprintf(why, whylen, "auto: no KVM here (%s); TCG", reason);
+		return 0;
 	}
 	bm_msg("KVM does not work here (%s); falling back to TCG", reason);
 	snprintf(why, whylen, "auto: KVM does not work here (%s); TCG", reason);
