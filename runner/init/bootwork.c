@@ -108,12 +108,31 @@ void boot_check_buf_free(struct boot *b)
 	b->check_buf = NULL;
 }
 
-static void disk_stage_set(struct boot *b, int stage)
+/*
+ * stage, disk_stage and ends_done only go up: one raises them, the other
+ * waits for them (under cfg_mu).  level_raise keeps a higher value, so the
+ * thread's last DISK_NONE leaves a DISK_FOUND as it was.
+ */
+static void level_raise(struct boot *b, int *level, int v)
 {
 	pthread_mutex_lock(&b->cfg_mu);
-	b->disk_stage = stage;
+	if (*level < v)
+		*level = v;
 	pthread_cond_broadcast(&b->cfg_cv);
 	pthread_mutex_unlock(&b->cfg_mu);
+}
+
+/* Waits until *level is at least v; returns it. */
+static int level_wait(struct boot *b, const int *level, int v)
+{
+	int now;
+
+	pthread_mutex_lock(&b->cfg_mu);
+	while (*level < v)
+		pthread_cond_wait(&b->cfg_cv, &b->cfg_mu);
+	now = *level;
+	pthread_mutex_unlock(&b->cfg_mu);
+	return now;
 }
 
 /* What the disk's first and last MiB hold, into b->ends_*. */
@@ -132,31 +151,12 @@ static void check_ends(struct boot *b)
  */
 static void check_ends_beside(struct boot *b)
 {
-	int stage;
-
 	if (!b->disk_th_on)
 		return;  /* find_disk ran in main, both checks in turn */
-	pthread_mutex_lock(&b->cfg_mu);
-	while (b->disk_stage == DISK_WAIT)
-		pthread_cond_wait(&b->cfg_cv, &b->cfg_mu);
-	stage = b->disk_stage;
-	pthread_mutex_unlock(&b->cfg_mu);
-	if (stage != DISK_FOUND)
+	if (level_wait(b, &b->disk_stage, DISK_NONE) != DISK_FOUND)
 		return;
 	check_ends(b);
-	pthread_mutex_lock(&b->cfg_mu);
-	b->ends_done = 1;
-	pthread_cond_broadcast(&b->cfg_cv);
-	pthread_mutex_unlock(&b->cfg_mu);
-}
-
-/* The thread's wait for main's check of the ends (check_ends_beside). */
-static void ends_wait(struct boot *b)
-{
-	pthread_mutex_lock(&b->cfg_mu);
-	while (!b->ends_done)
-		pthread_cond_wait(&b->cfg_cv, &b->cfg_mu);
-	pthread_mutex_unlock(&b->cfg_mu);
+	level_raise(b, &b->ends_done, 1);
 }
 
 /*
@@ -178,11 +178,11 @@ static int find_disk(struct boot *b, int threaded, char *err, size_t errlen)
 	if (ret)
 		goto out_refused;
 	if (threaded)
-		disk_stage_set(b, DISK_FOUND);  /* main reads the ends now */
+		level_raise(b, &b->disk_stage, DISK_FOUND);  /* main reads the ends now */
 	ret = disk_check_safe("/sys/block", "/proc/self/mountinfo", "/proc/swaps", &b->disk, 1,
 			      err, errlen);
 	if (threaded)
-		ends_wait(b);
+		level_wait(b, &b->ends_done, 1);
 	else if (!ret)
 		check_ends(b);
 	if (!ret && (b->ends_ret || b->ends_wiped)) {
@@ -206,23 +206,6 @@ out_refused:
 	return ret;
 }
 
-/* Waits until main is at stage (boot_cmdline_ready, boot_config_ready). */
-static void stage_wait(struct boot *b, int stage)
-{
-	pthread_mutex_lock(&b->cfg_mu);
-	while (b->stage < stage)
-		pthread_cond_wait(&b->cfg_cv, &b->cfg_mu);
-	pthread_mutex_unlock(&b->cfg_mu);
-}
-
-static void stage_set(struct boot *b, int stage)
-{
-	pthread_mutex_lock(&b->cfg_mu);
-	b->stage = stage;
-	pthread_cond_broadcast(&b->cfg_cv);
-	pthread_mutex_unlock(&b->cfg_mu);
-}
-
 /*
  * The image's boot modules, before the configuration is read (modpre.c).
  * The boot index is read and planned while main mounts /proc and reads the
@@ -236,7 +219,7 @@ static void preload(struct boot *b)
 	int planned = !modload_default_dir(dir, sizeof(dir)) &&
 		      !mod_preload_plan(&b->pre, dir);
 
-	stage_wait(b, BOOT_CMDLINE);
+	level_wait(b, &b->stage, BOOT_CMDLINE);
 	if (planned && b->cmdline && mod_preload_wanted(b->cmdline, RUNNER_CMDLINE_PREFIX))
 		mod_preload_load(&b->pre, NULL);
 }
@@ -247,7 +230,7 @@ static void preload(struct boot *b)
 static void find_disk_work(struct boot *b, int threaded)
 {
 	preload(b);
-	stage_wait(b, BOOT_CONFIG);
+	level_wait(b, &b->stage, BOOT_CONFIG);
 	if (b->cfg_bad)
 		return;
 	b->mod_ret = boot_modules(b, b->mod_err, sizeof(b->mod_err));
@@ -262,11 +245,7 @@ static void *boot_thread(void *arg)
 
 	find_disk_work(b, 1);
 	/* no disk to read: main stops waiting for one */
-	pthread_mutex_lock(&b->cfg_mu);
-	if (b->disk_stage == DISK_WAIT)
-		b->disk_stage = DISK_NONE;
-	pthread_cond_broadcast(&b->cfg_cv);
-	pthread_mutex_unlock(&b->cfg_mu);
+	level_raise(b, &b->disk_stage, DISK_NONE);
 	return NULL;
 }
 
@@ -294,14 +273,14 @@ void boot_start(struct boot *b)
 
 void boot_cmdline_ready(struct boot *b)
 {
-	stage_set(b, BOOT_CMDLINE);
+	level_raise(b, &b->stage, BOOT_CMDLINE);
 }
 
 /* The configuration is read: the thread may go on (or, without one, run here). */
 void boot_config_ready(struct boot *b)
 {
 	b->times.setup = emit_now();
-	stage_set(b, BOOT_CONFIG);
+	level_raise(b, &b->stage, BOOT_CONFIG);
 	if (!b->disk_th_on)
 		find_disk_work(b, 0);
 }

@@ -51,7 +51,8 @@ struct boot {
 /* main's stages the thread waits for (struct boot's stage), and the
  * thread's main waits for (disk_stage) */
 enum { BOOT_CMDLINE = 1, BOOT_CONFIG = 2 };
-enum { DISK_WAIT = 0, DISK_FOUND, DISK_NONE };
+/* ordered: the thread's closing DISK_NONE does not undo a DISK_FOUND */
+enum { DISK_WAIT = 0, DISK_NONE, DISK_FOUND };
 
 /* Starts the boot thread, first thing: it plans the image's boot modules,
  * loads them once the command line is read, then waits for the
