@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "fsrun.h"
@@ -88,6 +89,39 @@ static void test_options(void)
 	free(opts("version=1.03", 0));
 	free(opts("cache=warm", 0));
 	free(opts("tests=putc,nosuch", 0));
+	free(opts("seek_sleep=61", 0));
+	free(opts("seek_sleep=-2", 0));
+}
+
+/* The sleep before the seek tickets: the version's unless seek_sleep says
+ * otherwise, and then the records say so. */
+static void test_seek_sleep(void)
+{
+	static const struct { const char *args; unsigned sleep; const char *tail; } t[] = {
+		{ "", 3, "seed=0" },
+		{ "version=1.02c", 5, "version=1.02c" },
+		{ "version=bray", 5, "version=bray" },
+		{ "seek_sleep=3", 3, "seed=0" },
+		{ "seek_sleep=0", 0, "seed=0 seek_sleep=0" },
+		{ "version=bray seek_sleep=1", 1, "version=bray seek_sleep=1" },
+	};
+	struct bonnie_opts *o;
+	struct bm_result r;
+	size_t i, n, k;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		o = opts(t[i].args, 1);
+		if (!o)
+			continue;
+		TAP_EQ_INT(bon_seek_sleep(o), t[i].sleep, "seek sleep");
+		memset(&r, 0, sizeof(r));
+		wl_bonnie_ops.desc->describe(o, 0, &r);
+		n = strlen(r.params);
+		k = strlen(t[i].tail);
+		tap_ok(n >= k && !strcmp(r.params + n - k, t[i].tail), "'%s': params end '%s': %s",
+		       t[i].args, t[i].tail, r.params);
+		free(o);
+	}
 }
 
 static void test_arithmetic(void)
@@ -435,14 +469,22 @@ static void test_versions(void)
 static void test_bray(const char *dir)
 {
 	struct wl_ctx ctx = { .mnt = dir, .dev = "none", .fs = "host", .rep = 1 };
-	struct bonnie_opts *o = opts("version=bray size=1M chunk=16k seeks=400 seed=2", 1);
+	struct bonnie_opts *o = opts("version=bray size=1M chunk=16k seeks=400 seed=2 "
+				     "seek_sleep=0", 1);
+	struct timespec a, b;
 	struct bm_result r[6];
 	int i;
 
 	if (!o)
 		return;
-	for (i = 0; i < 6; i++)
+	for (i = 0; i < 5; i++)
 		run_one(&ctx, o, i, &r[i]);
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	run_one(&ctx, o, 5, &r[5]);
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	/* Bonnie's own sleep is 5 s: seek_sleep=0 leaves it out */
+	tap_ok(b.tv_sec - a.tv_sec < 5, "seek_sleep=0: no sleep before the tickets (%lds)",
+	       (long)(b.tv_sec - a.tv_sec));
 	TAP_EQ_INT((long)tu_mval(&r[0], "bytes"), 1 << 20, "Bonnie's putc writes the whole file");
 	TAP_EQ_INT((long)tu_mval(&r[3], "bytes"), 1 << 20, "and its getc reads it all");
 	TAP_EQ_INT((long)tu_mval(&r[5], "ops"), 400, "400 seeks done");
@@ -482,6 +524,7 @@ int main(void)
 	test_options();
 	test_arithmetic();
 	test_versions();
+	test_seek_sleep();
 	test_keep_cache();
 	test_continues();
 	test_names();

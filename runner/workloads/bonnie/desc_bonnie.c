@@ -84,6 +84,9 @@ static const struct bm_opt bonnie_opts_tab[] = {
 	  .choices = bon_caches, .help = "chained: each I/O test starts with the page cache "
 	  "the test before it leaves in one bonnie run (rewrite, stat and delete: "
 	  "what prepare()'s write or create left); cold: with a dropped cache" },
+	{ .name = "seek_sleep", .type = BM_OPT_INT, OPT(seek_sleep), .def = "-1", .min = -1,
+	  .max = 60, .help = "s the parent sleeps before the seek tickets, outside the seek "
+	  "figure; -1: the version's (2.00a 3, 1.02c and Bonnie 5)" },
 	BM_OPT_END
 };
 
@@ -110,6 +113,16 @@ long bon_nseekers(const struct bonnie_opts *o)
 	if (o->seekers)
 		return (long)o->seekers;
 	return bon_ver(o) == BON_V200A ? 5 : 3;
+}
+
+static unsigned bon_version_sleep(const struct bonnie_opts *o)
+{
+	return bon_ver(o) == BON_V200A ? 3 : 5;
+}
+
+unsigned bon_seek_sleep(const struct bonnie_opts *o)
+{
+	return o->seek_sleep >= 0 ? (unsigned)o->seek_sleep : bon_version_sleep(o);
 }
 
 int bonnie_check(const struct bonnie_opts *o, char *err, size_t errlen)
@@ -223,7 +236,11 @@ static int bonnie_describe(const void *opts, int idx, struct bm_result *r)
 		n += (size_t)snprintf(r->params + n, sizeof(r->params) - n, " version=%s",
 				      o->version);
 	if (strcmp(o->cache, "chained") && n < sizeof(r->params))
-		snprintf(r->params + n, sizeof(r->params) - n, " cache=%s", o->cache);
+		n += (size_t)snprintf(r->params + n, sizeof(r->params) - n, " cache=%s", o->cache);
+	/* only a sleep other than the version's: the records before the knob
+	 * stay as they were */
+	if (bon_seek_sleep(o) != bon_version_sleep(o) && n < sizeof(r->params))
+		snprintf(r->params + n, sizeof(r->params) - n, " seek_sleep=%lld", o->seek_sleep);
 	return 0;
 }
 

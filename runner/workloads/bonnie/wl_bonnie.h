@@ -50,6 +50,7 @@ struct bonnie_opts {
 	char tests[128];        /* subset, by name: "putc,block-w,..." */
 	char version[8];        /* "2.00a", "1.02c", "bray" */
 	char cache[8];          /* "chained": the page cache the test before leaves; "cold" */
+	long long seek_sleep;   /* s before the seek tickets; -1: the version's */
 };
 
 /* The version of a job, and its seek counts: seeks=0 / seekers=0 mean the
@@ -58,6 +59,9 @@ struct bonnie_opts {
 int bon_ver(const struct bonnie_opts *o);
 long bon_nseeks(const struct bonnie_opts *o);
 long bon_nseekers(const struct bonnie_opts *o);
+/* The seconds the parent sleeps before it writes the seek tickets:
+ * seek_sleep, or the version's (2.00a 3, 1.02c and Bonnie 5). */
+unsigned bon_seek_sleep(const struct bonnie_opts *o);
 
 /* 0, or -EINVAL with a message naming the bad option in err. */
 int bonnie_check(const struct bonnie_opts *o, char *err, size_t errlen);

@@ -8,9 +8,9 @@
  *  2. the parent reopens the file (reopen(false)) and starts the seekers,
  *     pthreads, each with its own O_RDWR fd, each blocked in read() on one
  *     control pipe;
- *  3. sleep(3), then one write() of every ticket down the pipe (it blocks
- *     while the pipe is full), then the parent's Close(): fsync + close of
- *     its own fd, while the seekers run;
+ *  3. sleep(3) (seek_sleep= sets another), then one write() of every
+ *     ticket down the pipe (it blocks while the pipe is full), then the
+ *     parent's Close(): fsync + close of its own fd, while the seekers run;
  *  4. a seeker takes its start time and RUSAGE_SELF (the whole process)
  *     after its first 4-byte ticket read, does lseek + read of chunk
  *     abs(ticket) % chunks, and for a negative ticket changes byte
@@ -407,7 +407,7 @@ int bon_seeks_run(struct wl_ctx *ctx, const struct bonnie_opts *o, struct bm_res
 	if (ctx->beat)
 		ctx->beat(ctx, "bonnie seeks");
 	if (!ret)
-		sleep(bon_ver(o) == BON_V200A ? 3 : 5);
+		sleep(bon_seek_sleep(o));
 	bon_timer_start(&all);
 	if (!ret)
 		ret = bon_write_tickets(sr.ctl[1], sr.tickets, sr.tlen);
