@@ -56,9 +56,10 @@ int measure_test(const struct measure_env *env, const struct wl_ops *w, const vo
 	struct bm_result own;
 	struct bm_cpu c0, c1;
 	unsigned i;
-	int ret = 0;
+	int ret = 0, prepared;
 
 	emit_phase(env->em, "prepare", ec);
+	prepared = w->prepare && (!w->prepares || w->prepares(o, idx));
 	if (w->prepare)
 		ret = w->prepare(ctx, o, idx);
 	if (ret) {
@@ -66,7 +67,7 @@ int measure_test(const struct measure_env *env, const struct wl_ops *w, const vo
 		return ret;
 	}
 	if (env->drop && !(w->keep_cache && w->keep_cache(ctx, o, idx))) {
-		ret = env->drop(env->drop_arg);
+		ret = env->drop(env->drop_arg, prepared);
 		if (ret)
 			return ret;
 	}

@@ -24,9 +24,10 @@ struct measure_env {
 	const char *disk;
 	long hz;                        /* USER_HZ: /proc/stat ticks per second */
 	/* After prepare(), before the window: write back and drop caches
-	 * (the appliance also remounts).  0, or -errno: the test is not run
-	 * and drop() has said why. */
-	int (*drop)(void *arg);
+	 * (the appliance also remounts when prepared: prepare() may have
+	 * written, wl_ops.prepares).  0, or -errno: the test is not run and
+	 * drop() has said why. */
+	int (*drop)(void *arg, int prepared);
 	void *drop_arg;
 	/* Also putime, pstime (s): getrusage(RUSAGE_SELF) over run(), the
 	 * runner process and its threads only, as fio's usr_cpu/sys_cpu;

@@ -66,6 +66,11 @@ struct wl_ops {
 	 * image every test gets a fresh filesystem and prepare() rebuilds the
 	 * state.  May be NULL: no test continues another. */
 	int (*continues)(const void *o, int idx);
+	/* 0 when prepare() leaves test idx's fresh filesystem as the mount
+	 * made it (a write test starts from an empty one): the appliance then
+	 * drops the caches without remounting first.  May be NULL: prepare(),
+	 * when there is one, writes for every test. */
+	int (*prepares)(const void *o, int idx);
 };
 
 #define WL(name) extern const struct wl_ops wl_##name##_ops; \

@@ -73,11 +73,12 @@ static void host_hello(struct hostmode *h, struct emitter *em)
  * gets the next best thing: after sync, POSIX_FADV_DONTNEED evicts the
  * clean pages of every file in the test directory.
  */
-static int host_drop(void *arg)
+static int host_drop(void *arg, int prepared)
 {
 	struct hostmode *h = arg;
 	int ret;
 
+	(void)prepared;  /* nothing to remount: the directory is the user's */
 	if (h->can_drop) {
 		ret = measure_drop_caches();
 		if (!ret) {

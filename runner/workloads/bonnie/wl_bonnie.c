@@ -142,6 +142,19 @@ static int bonnie_prepare(struct wl_ctx *ctx, const void *opts, int idx)
 	return bon_io_prepare(ctx, o);
 }
 
+/* putc, block-w and the creates start from an empty filesystem
+ * (bon_cleanup finds nothing on a fresh one); the random create with
+ * cache=chained replays the sequential tests first. */
+static int bonnie_prepares(const void *opts, int idx)
+{
+	const struct bonnie_opts *o = opts;
+	int t = bon_test_of(o, idx);
+
+	if (t == BON_PUTC || t == BON_BLOCK_W || t == BON_SEQ_CREATE)
+		return 0;
+	return t != BON_RND_CREATE || !strcmp(o->cache, "chained");
+}
+
 static int bonnie_run(struct wl_ctx *ctx, const void *opts, int idx, struct bm_result *r)
 {
 	const struct bonnie_opts *o = opts;
@@ -230,4 +243,5 @@ const struct wl_ops wl_bonnie_ops = {
 	.inspect = NULL,
 	.keep_cache = bonnie_keep_cache,
 	.continues = bonnie_continues,
+	.prepares = bonnie_prepares,
 };

@@ -145,6 +145,12 @@ static int dd_prepare(struct wl_ctx *ctx, const void *opts, int idx)
 	return dd_write_file(ctx, opts, 1, &done);
 }
 
+/* The write test starts from an empty filesystem: nothing to remount. */
+static int dd_prepares(const void *opts, int idx)
+{
+	return dd_kind(opts, idx) != DD_WRITE;
+}
+
 /*
  * The seed's three dd commands work on one file: the read reads what the
  * write wrote, the rewrite overwrites what was read.  Where the runner keeps
@@ -208,4 +214,5 @@ const struct wl_ops wl_dd_ops = {
 	.run = dd_run,
 	.inspect = dd_inspect,
 	.continues = dd_continues,
+	.prepares = dd_prepares,
 };

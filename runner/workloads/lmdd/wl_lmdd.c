@@ -104,6 +104,14 @@ static int lmdd_prepare(struct wl_ctx *ctx, const void *opts, int idx)
 	return lmdd_io(ctx, opts, bs, LMDD_WRITE, 1, &io);
 }
 
+static int lmdd_prepares(const void *opts, int idx)
+{
+	uint64_t bs;
+	int dir;
+
+	return lmdd_test(opts, idx, &bs, &dir) || dir != LMDD_WRITE;
+}
+
 static int lmdd_run(struct wl_ctx *ctx, const void *opts, int idx, struct bm_result *r)
 {
 	struct lmdd_io io;
@@ -131,4 +139,5 @@ const struct wl_ops wl_lmdd_ops = {
 	.prepare = lmdd_prepare,
 	.run = lmdd_run,
 	.inspect = NULL,
+	.prepares = lmdd_prepares,
 };

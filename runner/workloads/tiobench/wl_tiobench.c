@@ -117,6 +117,15 @@ static int tio_prepare(struct wl_ctx *ctx, const void *opts, int idx)
 	return ret;
 }
 
+/* The sequential write starts from an empty filesystem (the unlink finds
+ * nothing on a fresh one). */
+static int tio_prepares(const void *opts, int idx)
+{
+	unsigned t;
+
+	return tio_test(opts, idx, &t) != TIO_SEQWR;
+}
+
 static int tio_run(struct wl_ctx *ctx, const void *opts, int idx, struct bm_result *r)
 {
 	const struct tio_opts *o = opts;
@@ -153,4 +162,5 @@ const struct wl_ops wl_tiobench_ops = {
 	.prepare = tio_prepare,
 	.run = tio_run,
 	.inspect = tio_inspect,
+	.prepares = tio_prepares,
 };
