@@ -40,18 +40,46 @@ int disk_read_attr(const char *dir, const char *name, const char *attr,
 	return 0;
 }
 
+/*
+ * One attribute under dirfd (a disk's sysfs folder or its device/): 0, or
+ * -errno.  disk_read opens the folder once and reads every attribute
+ * relative to it: a path from /sys/block resolves the disk's symlink and
+ * walks the whole device path again for each of the ten.  Under TCG the
+ * disk step before the hello went from 12 to 9 ms (docs/performance.md).
+ */
+static int attr_at(int dirfd, const char *attr, char *out, size_t len)
+{
+	char buf[512];
+	ssize_t got;
+	int fd;
+
+	if (dirfd < 0)
+		return -ENOENT;
+	fd = openat(dirfd, attr, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	got = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (got < 0)
+		return -errno;
+	buf[got] = '\0';
+	trim_copy(out, len, buf);
+	return 0;
+}
+
 /* SCSI disks show their serial only in the binary VPD page 0x80:
  * 4 header bytes (length in bytes 2-3), then the serial, space padded. */
-static int read_vpd80(const char *sysblock, const char *name, char *out, size_t len)
+static int read_vpd80(int devfd, char *out, size_t len)
 {
 	unsigned char buf[256];
-	char text[256], path[512];
+	char text[256];
 	size_t n, i;
 	ssize_t got;
 	int fd;
 
-	snprintf(path, sizeof(path), "%s/%s/device/vpd_pg80", sysblock, name);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (devfd < 0)
+		return -ENOENT;
+	fd = openat(devfd, "vpd_pg80", O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	got = read(fd, buf, sizeof(buf));
@@ -98,39 +126,54 @@ static int has_word(const char *s, const char *word)
 	return 0;
 }
 
-/* What sysfs says about one disk; 0, or -ENODEV without a dev attribute. */
-static int disk_read(const char *sysblock, const char *name, struct disk_info *d,
-		     char *wwid, size_t wwidlen)
+/* The attributes of one disk (disk_read), from its folder and its device/. */
+static int disk_attrs(int fd, int devfd, struct disk_info *d, char *wwid, size_t wwidlen)
 {
 	char v[256], vendor[64] = "";
 	unsigned long long sectors;
+
+	if (attr_at(fd, "serial", d->serial, sizeof(d->serial)) &&
+	    attr_at(devfd, "serial", d->serial, sizeof(d->serial)))
+		read_vpd80(devfd, d->serial, sizeof(d->serial));
+	wwid[0] = '\0';
+	if (attr_at(fd, "wwid", wwid, wwidlen))
+		attr_at(devfd, "wwid", wwid, wwidlen);
+	/* A t10. id is vendor, model and serial run together, not a WWN. */
+	if (strncasecmp(wwid, "t10.", 4))
+		snprintf(d->wwn, sizeof(d->wwn), "%s", wwid);
+	attr_at(devfd, "vendor", vendor, sizeof(vendor));
+	if (!attr_at(devfd, "model", v, sizeof(v))) {
+		snprintf(d->model, sizeof(d->model), "%s%s%.60s", vendor, vendor[0] ? " " : "", v);
+		d->model_at = vendor[0] ? strlen(vendor) + 1 : 0;
+	}
+	if (!attr_at(fd, "size", v, sizeof(v)) && sscanf(v, "%llu", &sectors) == 1)
+		d->size = (uint64_t)sectors * 512; /* sysfs size is in 512-byte units */
+	if (!attr_at(fd, "dev", v, sizeof(v)) && sscanf(v, "%u:%u", &d->major, &d->minor) == 2)
+		return 0;
+	return -ENODEV;
+}
+
+/* What sysfs says about one disk; 0, or -ENODEV without a dev attribute. */
+static int disk_read(int sysfd, const char *name, struct disk_info *d, char *wwid,
+		     size_t wwidlen)
+{
+	int fd, devfd, ret;
 
 	memset(d, 0, sizeof(*d));
 	if (strlen(name) >= sizeof(d->name))
 		return -ENAMETOOLONG;
 	snprintf(d->name, sizeof(d->name), "%.31s", name);
 	snprintf(d->dev, sizeof(d->dev), "/dev/%.31s", name);
-	if (disk_read_attr(sysblock, name, "serial", d->serial, sizeof(d->serial)) &&
-	    disk_read_attr(sysblock, name, "device/serial", d->serial, sizeof(d->serial)))
-		read_vpd80(sysblock, name, d->serial, sizeof(d->serial));
-	wwid[0] = '\0';
-	if (disk_read_attr(sysblock, name, "wwid", wwid, wwidlen))
-		disk_read_attr(sysblock, name, "device/wwid", wwid, wwidlen);
-	/* A t10. id is vendor, model and serial run together, not a WWN. */
-	if (strncasecmp(wwid, "t10.", 4))
-		snprintf(d->wwn, sizeof(d->wwn), "%s", wwid);
-	disk_read_attr(sysblock, name, "device/vendor", vendor, sizeof(vendor));
-	if (!disk_read_attr(sysblock, name, "device/model", v, sizeof(v))) {
-		snprintf(d->model, sizeof(d->model), "%s%s%.60s", vendor, vendor[0] ? " " : "", v);
-		d->model_at = vendor[0] ? strlen(vendor) + 1 : 0;
-	}
-	if (!disk_read_attr(sysblock, name, "size", v, sizeof(v)) &&
-	    sscanf(v, "%llu", &sectors) == 1)
-		d->size = (uint64_t)sectors * 512; /* sysfs size is in 512-byte units */
-	if (!disk_read_attr(sysblock, name, "dev", v, sizeof(v)) &&
-	    sscanf(v, "%u:%u", &d->major, &d->minor) == 2)
-		return 0;
-	return -ENODEV;
+	fd = openat(sysfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -ENODEV;
+	/* none for a virtual disk (ram, loop, md): those attributes are absent */
+	devfd = openat(fd, "device", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	ret = disk_attrs(fd, devfd, d, wwid, wwidlen);
+	if (devfd >= 0)
+		close(devfd);
+	close(fd);
+	return ret;
 }
 
 static int disk_matches(const struct disk_sel *sel, const struct disk_info *d,
@@ -201,7 +244,8 @@ int disk_find(const char *sysblock, const struct disk_sel *sel, struct disk_info
 		return -ENOENT;
 	}
 	while ((de = readdir(dir))) {
-		if (!candidate(de->d_name) || disk_read(sysblock, de->d_name, &cur, wwid, sizeof(wwid)))
+		if (!candidate(de->d_name) ||
+		    disk_read(dirfd(dir), de->d_name, &cur, wwid, sizeof(wwid)))
 			continue;
 		cands++;
 		append_seen(seen, sizeof(seen), &cur);
