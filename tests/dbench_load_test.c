@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* runner/workloads/dbench/dbench_load.c and dbench_gen.c: every op of client.txt's format,
  * bad lines with their line numbers, xz input, the generator's mix. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -159,6 +160,107 @@ static void test_generator(void)
 	free(a);
 }
 
+/* The same ops, field for field and path for path. */
+static int same_load(const struct db_load *a, const struct db_load *b)
+{
+	size_t i;
+
+	if (a->n != b->n)
+		return 0;
+	for (i = 0; i < a->n; i++) {
+		const struct db_op *x = &a->op[i], *y = &b->op[i];
+		const char *xn = db_str(a, x->name), *yn = db_str(b, y->name);
+
+		if (x->kind != y->kind || x->ok != y->ok || x->line != y->line || x->t != y->t ||
+		    memcmp(x->a, y->a, sizeof(x->a)) || !xn != !yn || (xn && strcmp(xn, yn)))
+			return 0;
+	}
+	return 1;
+}
+
+static void write_file(const char *path, const char *text, size_t len)
+{
+	FILE *f = fopen(path, "w");
+
+	if (f) {
+		fwrite(text, 1, len, f);
+		fclose(f);
+	}
+}
+
+/*
+ * db_load_file parses as the text arrives, a read at a time: a loadfile of
+ * many reads (the generated one, megabytes) gives what db_load_parse of
+ * the whole text gives, plain or through xzcat, with or without a last
+ * newline; an error far into it names its own line.
+ */
+static void test_stream(void)
+{
+	char dir[] = "/tmp/bm-dbstream-XXXXXX", path[128], cmd[300], err[256] = "";
+	struct db_load whole, got;
+	char *text, *bad;
+	size_t len, i, lines = 0, at;
+
+	if (!mkdtemp(dir) || db_load_generate(&text, &len, 200000)) {
+		tap_skip("mkdtemp or generate failed", "streamed loadfile");
+		return;
+	}
+	tap_ok(len > (1u << 20), "the generated loadfile is %zu bytes: several reads", len);
+	TAP_EQ_INT(db_load_parse(&whole, text, len, "g", err, sizeof(err)), 0, "parsed whole");
+	snprintf(path, sizeof(path), "%s/gen.txt", dir);
+	write_file(path, text, len);
+	tap_ok(db_load_file(&got, path, err, sizeof(err)) == 0, "read as a stream: %s", err);
+	tap_ok(same_load(&whole, &got), "streamed: the same %zu ops as parsed whole", got.n);
+	db_load_free(&got);
+	write_file(path, text, len - 1);  /* no newline after the last line */
+	tap_ok(db_load_file(&got, path, err, sizeof(err)) == 0, "no last newline: %s", err);
+	tap_ok(same_load(&whole, &got), "no last newline: the same ops");
+	db_load_free(&got);
+	write_file(path, text, len);
+	snprintf(cmd, sizeof(cmd), "xz -T1 -0 --check=crc32 %s 2>/dev/null", path);
+	if (system(cmd) != 0) {
+		tap_skip("no xz on this host", "streamed xz loadfile");
+	} else {
+		snprintf(path, sizeof(path), "%s/gen.txt.xz", dir);
+		tap_ok(db_load_file(&got, path, err, sizeof(err)) == 0, "xz stream: %s", err);
+		tap_ok(same_load(&whole, &got), "through xzcat: the same ops");
+		db_load_free(&got);
+		unlink(path);
+	}
+	/* a bad line past the first read: its own number */
+	bad = malloc(len + 32);
+	for (i = 0, at = 0; bad && i < len && lines < 150000; i++)
+		if (text[i] == '\n' && ++lines == 150000)
+			at = i + 1;
+	if (bad && at) {
+		memcpy(bad, text, at);
+		memcpy(bad + at, "Bogus 1 NT_STATUS_OK\n", 21);
+		memcpy(bad + at + 21, text + at, len - at);
+		snprintf(path, sizeof(path), "%s/bad.txt", dir);
+		write_file(path, bad, len + 21);
+		tap_ok(db_load_file(&got, path, err, sizeof(err)) == -EINVAL &&
+		       strstr(err, "line 150001: unknown operation \"Bogus\""),
+		       "a bad line far in: %s", err);
+		unlink(path);
+	}
+	/* a line longer than a read's buffer is refused, not split */
+	if (bad && len > (400u << 10)) {
+		memset(bad, 'x', 400u << 10);
+		bad[(400u << 10) - 1] = '\n';
+		snprintf(path, sizeof(path), "%s/long.txt", dir);
+		write_file(path, bad, 400u << 10);
+		tap_ok(db_load_file(&got, path, err, sizeof(err)) == -EINVAL &&
+		       strstr(err, "line 1: longer than"), "an overlong line: %s", err);
+		unlink(path);
+	}
+	free(bad);
+	db_load_free(&whole);
+	free(text);
+	snprintf(path, sizeof(path), "%s/gen.txt", dir);
+	unlink(path);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	tap_plan(0);
@@ -166,5 +268,6 @@ int main(void)
 	test_bad();
 	test_xz();
 	test_generator();
+	test_stream();
 	return tap_done();
 }
