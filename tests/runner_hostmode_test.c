@@ -20,22 +20,9 @@
 #include "proto.h"
 #include "report.h"
 #include "tap.h"
+#include "testutil.h"
 
 static char base[PATH_MAX];
-
-static int entries(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	int n = 0;
-
-	if (!d)
-		return -1;
-	while ((de = readdir(d)))
-		n += strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
-	closedir(d);
-	return n;
-}
 
 static void put_file(const char *path)
 {
@@ -123,7 +110,7 @@ static void run_dd(void)
 	check_records(text, len, base);
 	tap_ok(table && strstr(table, ": dd2w :") && strstr(table, ": dd2rw :"),
 	       "table printed from the decoded records");
-	TAP_EQ_INT(entries(base), 1, "test directories removed, keep.txt left alone");
+	TAP_EQ_INT(tu_entries(base), 1, "test directories removed, keep.txt left alone");
 	tap_ok(access(keep, F_OK) == 0, "the file already in DIR is untouched");
 	unlink(keep);
 	free(text);
@@ -271,7 +258,7 @@ int main(void)
 	bad_input();
 	tree();
 	probe();
-	TAP_EQ_INT(entries(base), 0, "nothing left behind");
+	TAP_EQ_INT(tu_entries(base), 0, "nothing left behind");
 	rmdir(base);
 	return tap_done();
 }

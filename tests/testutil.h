@@ -8,6 +8,7 @@
 #ifndef BM_TESTUTIL_H
 #define BM_TESTUTIL_H
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,21 @@
 #include "profile.h"
 #include "result.h"
 #include "tap.h"
+
+/* The entries of a folder but . and ..; -1 when it cannot be read. */
+static inline int tu_entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((de = readdir(d)))
+		n += strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
+	closedir(d);
+	return n;
+}
 
 /* mkdtemp or give up: a test without its scratch dir proves nothing. */
 static inline void tu_mkdtemp(char *tmpl)

@@ -209,20 +209,6 @@ static void test_names(void)
 	bon_names_free(nm);
 }
 
-static int count_dir(const char *path)
-{
-	DIR *d = opendir(path);
-	struct dirent *de;
-	int n = 0;
-
-	if (!d)
-		return -1;
-	while ((de = readdir(d)))
-		n += de->d_name[0] != '.';
-	closedir(d);
-	return n;
-}
-
 /* prepare + run as the runner does them; the result is kept for the CSV. */
 static int run_one(struct wl_ctx *ctx, void *o, int idx, struct bm_result *r)
 {
@@ -271,7 +257,7 @@ static void check_io(struct wl_ctx *ctx, struct bonnie_opts *o)
 	struct stat st;
 	int i, fds;
 
-	fds = count_dir("/proc/self/fd");
+	fds = tu_entries("/proc/self/fd");
 	bon_path(ctx, path, sizeof(path));
 	for (i = 0; i < 5; i++)
 		run_one(ctx, o, i, &res[i]);
@@ -280,7 +266,7 @@ static void check_io(struct wl_ctx *ctx, struct bonnie_opts *o)
 	/* ~CFileOp() of each seeker thread: the seek test leaves no file */
 	tap_ok(stat(path, &st) < 0 && errno == ENOENT, "2.00a's seekers unlink the file");
 	/* the timed part ran in a child; the parent closed its copy of the fd */
-	TAP_EQ_INT(count_dir("/proc/self/fd"), fds, "no descriptor left open by the I/O tests");
+	TAP_EQ_INT(tu_entries("/proc/self/fd"), fds, "no descriptor left open by the I/O tests");
 	tap_ok(tu_mval(&res[0], "cpu_s") > 0 && tu_mval(&res[3], "cpu_s") > 0,
 	       "putc and getc report the child's CPU");
 	TAP_EQ_INT((long)tu_mval(&res[0], "bytes"), (long)o->charsize, "putc wrote charsize bytes");
@@ -313,14 +299,14 @@ static void check_files(struct wl_ctx *ctx, struct bonnie_opts *o, int first)
 		tap_ok((long)tu_mval(r, "files") == n, "%s: num * 1024 = %ld files", r->test, n);
 		tap_ok(!strcmp(tu_metric(r, "rate")->unit, "files/s"), "files/s");
 		if (i == 0 || i == 3) {
-			int got = o->dirs > 1 ? 0 : count_dir(path);
+			int got = o->dirs > 1 ? 0 : tu_entries(path);
 			long d;
 
 			for (d = 0; o->dirs > 1 && d < o->dirs; d++) {
 				char sub[600];
 
 				snprintf(sub, sizeof(sub), "%s/%05ld", path, d);
-				got += count_dir(sub);
+				got += tu_entries(sub);
 			}
 			TAP_EQ_INT(got, n, "created files are on disk");
 		}

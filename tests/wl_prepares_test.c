@@ -33,20 +33,6 @@ static const struct { const char *wl, *args; } jobs[] = {
 	{ "bonnie", "size=1M chunk=8k charsize=64k seeks=10 num=1 cache=cold" },
 };
 
-static int entries(const char *dir)
-{
-	struct dirent *de;
-	DIR *d = opendir(dir);
-	int n = 0;
-
-	if (!d)
-		return -1;
-	while ((de = readdir(d)))
-		n += strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
-	closedir(d);
-	return n;
-}
-
 static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
 	(void)st;
@@ -94,7 +80,7 @@ static void check_job(const char *dir, const char *wl, const char *args)
 		empty_dir(dir);
 		claims = w->prepares(o, i);
 		ret = w->prepare ? w->prepare(&ctx, o, i) : 0;
-		left = entries(dir);
+		left = tu_entries(dir);
 		touched = dir_touched(dir);
 		/* a create and delete (bonnie's chained rnd-create replays the
 		 * sequential tests) leaves no entry but changes the folder */
