@@ -128,8 +128,6 @@ static void check_measure(const char *dir)
 		w->desc->describe(o, i, &r);
 		want = w->prepares(o, i);
 		drop_seen = -1;
-		if (i == 0)
-			empty_dir(dir);
 		measure_test(&env, w, o, &ctx, i, &ec, &r);
 		TAP_EQ_INT(drop_seen, want, "measure_test: drop() told prepared for each test");
 	}

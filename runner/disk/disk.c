@@ -6,13 +6,11 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "disk.h"
-#include "profile.h"
 
 static void trim_copy(char *out, size_t len, const char *s)
 {
@@ -25,24 +23,10 @@ static void trim_copy(char *out, size_t len, const char *s)
 	snprintf(out, len, "%.*s", (int)(e - s), s);
 }
 
-int disk_read_attr(const char *dir, const char *name, const char *attr,
-		   char *out, size_t len)
-{
-	char path[512], *buf;
-	int ret;
-
-	snprintf(path, sizeof(path), "%s/%s/%s", dir, name, attr);
-	ret = bm_read_file(path, &buf, NULL, 4096);
-	if (ret)
-		return ret;
-	trim_copy(out, len, buf);
-	free(buf);
-	return 0;
-}
-
 /*
- * One attribute under dirfd (a disk's sysfs folder or its device/): 0, or
- * -errno.  disk_read opens the folder once and reads every attribute
+ * One attribute under dirfd (a disk's sysfs folder or its device/; -1 for
+ * one that is not there; AT_FDCWD with a whole path): 0, or -errno.
+ * disk_read opens the folder once and reads every attribute
  * relative to it: a path from /sys/block resolves the disk's symlink and
  * walks the whole device path again for each of the ten.  Under TCG the
  * disk step before the hello went from 12 to 9 ms (docs/performance.md).
@@ -53,7 +37,7 @@ static int attr_at(int dirfd, const char *attr, char *out, size_t len)
 	ssize_t got;
 	int fd;
 
-	if (dirfd < 0)
+	if (dirfd == -1)
 		return -ENOENT;
 	fd = openat(dirfd, attr, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -65,6 +49,15 @@ static int attr_at(int dirfd, const char *attr, char *out, size_t len)
 	buf[got] = '\0';
 	trim_copy(out, len, buf);
 	return 0;
+}
+
+int disk_read_attr(const char *dir, const char *name, const char *attr,
+		   char *out, size_t len)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s/%s", dir, name, attr);
+	return attr_at(AT_FDCWD, path, out, len);
 }
 
 /* SCSI disks show their serial only in the binary VPD page 0x80:
