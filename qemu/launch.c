@@ -140,6 +140,25 @@ void bm_qemu_close_fds(struct bm_qemu_cfg *c)
 	}
 }
 
+const char *bm_qemu_cpu(const char *want, int kvm)
+{
+	if (want && want[0] && strcmp(want, "auto"))
+		return want;
+	return kvm ? "host" : BM_QEMU_TCG_CPU;
+}
+
+/* One argv word to QEMU, never a shell: the check keeps out what QEMU
+ * would read as another option (a leading '-') or as nothing useful. */
+int bm_qemu_cpu_check(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (!n || n > 63 || s[0] == '-' || s[0] == ',')
+		return -EINVAL;
+	return strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-+=,") == n
+		? 0 : -EINVAL;
+}
+
 int bm_qemu_argv(const struct bm_qemu_cfg *c, struct bm_argv *a)
 {
 	char esc[2 * 4096 + 1];
@@ -163,7 +182,7 @@ int bm_qemu_argv(const struct bm_qemu_cfg *c, struct bm_argv *a)
 	bm_argv_add(a, "-accel");
 	bm_argv_add(a, c->kvm ? "kvm" : "tcg");
 	bm_argv_add(a, "-cpu");
-	bm_argv_add(a, c->kvm ? "host" : "max");
+	bm_argv_add(a, bm_qemu_cpu(c->cpu, c->kvm));
 	/* Virtual time: the guest's clock advances 2^shift ns per instruction,
 	 * so what it measures no longer depends on how busy the host is.
 	 * sleep=on: while the vCPU idles (waiting for its disk) the clock runs

@@ -45,12 +45,27 @@ struct bm_qemu_cfg {
 	int console_fd, results_fd, disk_fd, disk_ro_fd;  /* -1 = by path */
 	const char *disk_cache;   /* none, writeback, unsafe ... */
 	const char *machine;      /* q35 or pc */
+	const char *cpu;          /* -cpu; NULL or "auto": bm_qemu_cpu()'s default */
 	int kvm;
 	int mem_mib;
 	int smp;
 	int icount;               /* -1 off; else TCG -icount shift=N,sleep=on */
 };
 
+/*
+ * The CPU a TCG guest gets: QEMU's "max" without ERMS and FSRM.  TCG runs
+ * a `rep movsb` or `rep stosb` one byte per pass through its translated
+ * block, so a kernel that sees ERMS (fast string moves, as real CPUs since
+ * Ivy Bridge have) copies and clears byte by byte: its page-cache copies
+ * took 2-3x longer than with the unrolled loops it picks without them
+ * (docs/bench.md, "Work removed").  Every other feature of "max" stays.
+ */
+#define BM_QEMU_TCG_CPU "max,erms=off,fsrm=off"
+
+/* want ("auto" or NULL: host under KVM, BM_QEMU_TCG_CPU under TCG) */
+const char *bm_qemu_cpu(const char *want, int kvm);
+/* 0 when s can be a -cpu value (a model and ,feature=value words), else -EINVAL */
+int bm_qemu_cpu_check(const char *s);
 int bm_qemu_argv(const struct bm_qemu_cfg *c, struct bm_argv *a);
 /* Opens the files of c QEMU writes (console, results, the disk's pair) with
  * bm_out_open semantics, inheritable, into c's fds; bm_qemu_close_fds closes

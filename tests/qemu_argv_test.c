@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* qemu/launch.c's argv: the clock options a timing rests on (--icount). */
+/* qemu/launch.c's argv: the clock options a timing rests on (--icount), the CPU. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -17,16 +18,56 @@ static const char *after(const struct bm_argv *a, const char *opt)
 	return NULL;
 }
 
-static void build(struct bm_argv *a, int kvm, int icount)
+static void build_cpu(struct bm_argv *a, int kvm, int icount, const char *cpu)
 {
 	struct bm_qemu_cfg c = {
 		.vmlinuz = "/k/vmlinuz", .append = "console=ttyS0", .console_log = "/o/console.log",
 		.disk = "/o/disk.img", .disk_cache = "unsafe", .console_fd = -1, .results_fd = -1,
 		.disk_fd = -1, .disk_ro_fd = -1, .kvm = kvm, .mem_mib = 512, .smp = 1, .icount = icount,
+		.cpu = cpu,
 	};
 
 	memset(a, 0, sizeof(*a));
-	tap_ok(bm_qemu_argv(&c, a) == 0, "argv built (kvm %d, icount %d)", kvm, icount);
+	tap_ok(bm_qemu_argv(&c, a) == 0, "argv built (kvm %d, icount %d, cpu %s)", kvm, icount,
+	       cpu ? cpu : "NULL");
+}
+
+static void build(struct bm_argv *a, int kvm, int icount)
+{
+	build_cpu(a, kvm, icount, NULL);
+}
+
+/* -cpu: TCG's default leaves out the string-move features TCG runs a byte
+ * at a time; KVM passes the host's; a value given is passed as it is. */
+static void test_cpu(void)
+{
+	static const char *const bad[] = { "", "-max", ",erms=off", "max erms", "max;ls",
+					   "max\\x", "max/x", NULL };
+	struct bm_argv a;
+	const char *v;
+	int i;
+
+	build_cpu(&a, 0, -1, NULL);
+	v = after(&a, "-cpu");
+	TAP_EQ_STR(v ? v : "(none)", "max,erms=off,fsrm=off", "TCG: max without ERMS and FSRM");
+	bm_argv_free(&a);
+	build_cpu(&a, 0, -1, "auto");
+	v = after(&a, "-cpu");
+	TAP_EQ_STR(v ? v : "(none)", BM_QEMU_TCG_CPU, "TCG, --cpu auto: the same");
+	bm_argv_free(&a);
+	build_cpu(&a, 1, -1, "auto");
+	v = after(&a, "-cpu");
+	TAP_EQ_STR(v ? v : "(none)", "host", "KVM, --cpu auto: host");
+	bm_argv_free(&a);
+	build_cpu(&a, 0, -1, "max");
+	v = after(&a, "-cpu");
+	TAP_EQ_STR(v ? v : "(none)", "max", "--cpu max: as given");
+	bm_argv_free(&a);
+	tap_ok(!bm_qemu_cpu_check("Skylake-Client-v4,+ssse3,erms=off,x.y_z"),
+	       "a model with feature words is accepted");
+	tap_ok(!bm_qemu_cpu_check(BM_QEMU_TCG_CPU), "the default is accepted");
+	for (i = 0; bad[i]; i++)
+		tap_ok(bm_qemu_cpu_check(bad[i]) == -EINVAL, "refused: '%s'", bad[i]);
 }
 
 int main(void)
@@ -55,5 +96,6 @@ int main(void)
 	v = after(&a, "-accel");
 	TAP_EQ_STR(v ? v : "(none)", "kvm", "KVM: -accel kvm");
 	bm_argv_free(&a);
+	test_cpu();
 	return tap_done();
 }

@@ -34,6 +34,7 @@ struct bench_opts {
 	char out[PATH_MAX];
 	char accel[8];
 	char boot_method[8];
+	char cpu[64];
 	char compress[64];
 	long long runs, mem, smp, settle_ms;
 };

@@ -150,6 +150,7 @@ static const struct {
 	{ NULL, "cov", "PCT" },
 	{ NULL, "configs", "DIR" },
 	{ NULL, "image", "FILE" },
+	{ NULL, "cpu", "MODEL" },
 	{ NULL, "extra-initrd", "FILE" },
 	{ NULL, "junit", "FILE" },
 	{ NULL, "run", "ID" },

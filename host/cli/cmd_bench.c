@@ -54,6 +54,8 @@ static const struct bm_opt bench_tab[] = {
 	  .choices = bm_boot_method_choices,
 	  .help = "how the bootmark image boots (run's --boot-method); the other method the "
 		  "kernel can do is booted too, for the comparison" },
+	{ .name = "cpu", .type = BM_OPT_STR, .off = offsetof(struct bench_opts, cpu),
+	  .len = sizeof(((struct bench_opts *)0)->cpu), .def = "auto", .help = BM_CPU_HELP },
 	{ .name = "settle-ms", .type = BM_OPT_INT, .off = offsetof(struct bench_opts, settle_ms),
 	  .def = "1000", .min = 0, .max = 60000,
 	  .help = "pause before each boot: a boot started right after another QEMU exits "
@@ -139,6 +141,10 @@ static int parse_args(struct bench *B, int argc, char **argv)
 		bm_msg("missing --kernel (see bootmark bench-boot --help)");
 		return -EINVAL;
 	}
+	if (bm_qemu_cpu_check(B->o.cpu)) {
+		bm_msg("--cpu '%s': not a QEMU CPU (a model, then ,feature=on|off words)", B->o.cpu);
+		return -EINVAL;
+	}
 	return check_compress(B->o.compress);
 }
 
@@ -195,6 +201,7 @@ static int load_configs(struct bench *B)
 	B->c = (struct bm_run_cfg){
 		.out = B->out, .suite = "smoke", .fs = "ext4", .tools = B->exe,
 		.image = B->image, .accel = B->o.accel, .disk_cache = "auto", .machine = "q35",
+		.cpu = B->o.cpu,
 		.boot_method = B->o.boot_method,
 		.modules = B->modules, .disk_size = B->suite.disk_size,
 		.mem = (int)B->o.mem, .smp = (int)B->o.smp, .icount = -1,

@@ -109,6 +109,12 @@ int bm_setup_load(struct bm_setup *s, const struct bm_boot_opts *o, const char *
 		bm_msg("--icount is TCG's virtual time: it cannot go with --accel kvm");
 		return -EINVAL;
 	}
+	/* empty for the commands without --cpu (pxe boots no QEMU) */
+	if (o->cpu[0] && bm_qemu_cpu_check(o->cpu)) {
+		bm_msg("--cpu '%s': not a QEMU CPU (a model, then ,feature=on|off words: "
+		       "letters, digits and . _ - + = , only)", o->cpu);
+		return -EINVAL;
+	}
 	if (o->extra_initrd[0] && access(o->extra_initrd, R_OK)) {
 		bm_msg("cannot read %s (--extra-initrd): %s", o->extra_initrd, strerror(errno));
 		return -EINVAL;
@@ -219,7 +225,8 @@ void bm_setup_run_cfg(const struct bm_setup *s, const struct bm_boot_opts *o, co
 	*c = (struct bm_run_cfg){
 		.out = out, .suite = suite, .fs = fs, .tools = s->exe, .configs = s->configs,
 		.image = s->image, .accel = o->accel, .disk_cache = o->disk_cache,
-		.machine = o->machine, .boot_method = s->boot_method, .modules = s->modules,
+		.machine = o->machine, .cpu = o->cpu, .boot_method = s->boot_method,
+		.modules = s->modules,
 		.disk_size = s->suite.disk_size, .mem = (int)o->mem, .smp = (int)o->smp,
 		.silence = (int)o->silence, .timeout = (int)o->timeout,
 		.keep_disk = o->keep_disk, .icount = (int)o->icount,

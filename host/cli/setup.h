@@ -25,6 +25,7 @@ struct bm_boot_opts {
 	char image[PATH_MAX];
 	char disk_cache[16];
 	char machine[8];
+	char cpu[64];
 	char boot_method[8];
 	long long mem, smp, silence, timeout, icount;
 	int keep_disk;
@@ -58,6 +59,7 @@ extern const char *const bm_machine_choices[];
 	BM_BOOT_OPT_STR("disk-cache", T, m, disk_cache, "auto", bm_cache_choices, \
 			"QEMU cache= of the test disk; auto: none if O_DIRECT works, else writeback"), \
 	BM_BOOT_OPT_STR("machine", T, m, machine, "q35", bm_machine_choices, "QEMU machine type"), \
+	BM_BOOT_OPT_STR("cpu", T, m, cpu, "auto", NULL, BM_CPU_HELP), \
 	BM_BOOT_OPT_STR("boot-method", T, m, boot_method, "auto", bm_boot_method_choices, \
 			"pvh: QEMU loads the uncompressed vmlinux at its PVH entry (no " \
 			"decompression under emulation); bzimage: the bzImage through the " \

@@ -129,7 +129,7 @@ void bm_boot_qemu_cfg(const struct bm_run_cfg *c, const struct bm_boot *b, const
 	*q = (struct bm_qemu_cfg){
 		.vmlinuz = b->method.image, .initrd = b->initrd, .append = b->append,
 		.console_log = con, .results_log = res, .disk = b->disk,
-		.disk_cache = b->disk_cache, .machine = c->machine, .kvm = b->kvm,
+		.disk_cache = b->disk_cache, .machine = c->machine, .cpu = c->cpu, .kvm = b->kvm,
 		.mem_mib = c->mem, .smp = c->smp, .icount = c->icount,
 		.console_fd = -1, .results_fd = -1, .disk_fd = -1, .disk_ro_fd = -1,
 	};
@@ -246,6 +246,8 @@ int bm_boot_one(const struct bm_run_cfg *c, struct bm_kspec *spec, struct bm_boo
 				   sizeof(b->accel_why));
 		if (rc)
 			why = b->accel_why;
+		else
+			snprintf(b->cpu, sizeof(b->cpu), "%s", bm_qemu_cpu(c->cpu, b->kvm));
 	}
 	if (!rc && bm_stop_signal())
 		rc = -EINTR;

@@ -52,6 +52,7 @@ struct bm_boot {
 	char sha_config[65];
 	char disk[PATH_MAX];
 	char disk_cache[16];
+	char cpu[64];                 /* the -cpu QEMU got (meta.json) */
 	struct bm_argv argv;
 	int kvm;
 	char accel_why[300];
@@ -68,6 +69,10 @@ struct bm_boot {
 	struct bm_results res;
 };
 
+/* --cpu's help, for every command that boots (bm_qemu_cpu) */
+#define BM_CPU_HELP "QEMU -cpu; auto: host under KVM, " BM_QEMU_TCG_CPU " under TCG " \
+	"(TCG runs rep movsb a byte at a time: docs/cli.md)"
+
 /* Settings shared by all boots of one "bootmark run". */
 struct bm_run_cfg {
 	const char *out;
@@ -79,6 +84,7 @@ struct bm_run_cfg {
 	const char *accel;        /* auto, kvm, tcg */
 	const char *disk_cache;   /* auto, none, writeback, unsafe, directsync */
 	const char *machine;      /* q35, pc */
+	const char *cpu;          /* QEMU -cpu, or auto (bm_qemu_cpu) */
 	const char *boot_method;  /* auto, pvh, bzimage */
 	const char *modules;      /* boot modules + the profiles' modules */
 	const char *extra_initrd; /* appended to the initrd when not "" */
