@@ -8,10 +8,11 @@
 #    no change at all, and its q-values must be the Benjamini-Hochberg adjustment of
 #    its p-values (recomputed here in Python).
 # 2. A/B: the bisect test's pair (init_on_alloc=0 against init_on_alloc=1, which
-#    makes dd's cold read slower), suite bisect, --icount 1 --disk-cache unsafe,
-#    3 boots each: compare must report dd64r's headline metric (real) as a
-#    regression, once, with its other changed metrics under it; the HTML report
-#    must open with the same summary, before the plots.  Virtual time keeps dd64r's
+#    makes dd's cold read slower), suite bisect, --icount 1 --disk-cache unsafe
+#    --cpu max (as tests/bisect.sh: a slowdown far above compare's floors), 3 boots
+#    each: compare must report dd64r's headline metric (real) as a regression,
+#    once, with its other changed metrics under it; the HTML report must open with
+#    the same summary, before the plots.  Virtual time keeps dd64r's
 #    CoV below 1% on a quiet host, but I/O that a loaded host delays still moves the
 #    guest clock (under -icount sleep=off, with other QEMUs running: one boot of three
 #    at 0.51 s or 11 s instead of 0.38 s / 0.24 s, CoV 18% and 162%; sleep=on, which
@@ -107,7 +108,7 @@ print(sum(1 for r in d["rows"] if r["p_mwu"] is not None and r["p_mwu"] < 0.1 - 
 ab_run() {
 	t0=$(date +%s)
 	$bin run --kernel "$kernel init_on_alloc=0" --kernel "$kernel init_on_alloc=1" \
-		--repeat 3 --suite bisect --fs ext4 --icount 1 --disk-cache unsafe \
+		--repeat 3 --suite bisect --fs ext4 --icount 1 --disk-cache unsafe --cpu max \
 		--out "$1" >"$1.log" 2>&1
 	rc=$?
 	echo "# A/B: 6 boots of the bisect suite in $(($(date +%s) - t0)) s"
