@@ -19,18 +19,7 @@ kernel=${BM_BISECT_KERNEL:-deb:6.1.0-53-amd64}
 bin=${BM:-build/bootmark}
 case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac  # git bisect runs it from the repository
 repeat=3
-# Virtual time (--icount 1: the guest clock counts instructions) so that the load
-# of a shared CI host does not show in the timings, and the disk image in the
-# host's page cache (unsafe) so that host storage latency does not either.
-# Measured here (sleep=on, 6 boots each): the cold read 0.2429-0.2434 s with
-# init_on_alloc=0 and 0.376-0.380 s with init_on_alloc=1, against 0.19-0.34 s
-# and spikes to 2.7 s in real time (docs/bisect.md, "Timing noise").
-# --cpu max: those figures are max's, whose ERMS makes the kernel zero pages with
-# rep stosb, which icount counts a byte at a time (+135 ms on the read).  Under
-# the default (erms=off: rep stosq) the switch adds 17-18 ms (+14%), too near
-# compare's 10 ms and 5% floors for a test that must not depend on the host
-# (docs/bisect.md, "Choosing a slowdown to test with").
-qopts="--icount 1 --disk-cache unsafe --cpu max"
+. "$(dirname "$0")/slowdown.sh"  # $slowdown_qopts: the slowdown's boot options, and why
 pass=0 fail=0
 
 ok() { pass=$((pass + 1)); echo "ok - $*"; }
@@ -67,7 +56,7 @@ EOC
 
 # 1 -------------------------------------------------------------------------
 $bin bisect --candidates "$out/candidates" --metric dd.dd64r.real --fs ext4 \
-	--repeat $repeat $qopts --out "$out/list" --history "$out/history.db" >"$out/list.log" 2>&1
+	--repeat $repeat $slowdown_qopts --out "$out/list" --history "$out/history.db" >"$out/list.log" 2>&1
 rc=$?
 sed 's/^/#   /' "$out/list.log" | grep -v "booting" | tail -n 16
 check "bisect exits 0 (found)" "[ $rc -eq 0 ]"
@@ -92,7 +81,7 @@ check "bisect.json says so: candidate 1's boot_method is pvh" \
 # 1b: a boot regression over a list: --boot, one boot decides
 printf '%s\n' "$good" "$good quiet" "$kernel rdinit=/nonexistent" "$kernel rdinit=/nonexistent quiet" \
 	>"$out/boot-candidates"
-$bin bisect --candidates "$out/boot-candidates" --boot $qopts --out "$out/boot" >"$out/boot.log" 2>&1
+$bin bisect --candidates "$out/boot-candidates" --boot $slowdown_qopts --out "$out/boot" >"$out/boot.log" 2>&1
 rc=$?
 check "bisect --boot exits 0 and names candidate 3" \
 	"[ $rc -eq 0 ] && [ \"\$(json $out/boot/bisect.json 'd[\"result\"][\"first_bad\"]')\" = 3 ]"
@@ -166,7 +155,7 @@ git init -q "$repo"
 	done
 	git bisect start c7 c1 >/dev/null
 	git bisect run "$bin" bisect-step --kernel-file KERNEL --metric dd.dd64r.real \
-		--good "$out/good" --bad "$out/bad" $qopts --out "$out/steps" >"$out/git.log" 2>&1
+		--good "$out/good" --bad "$out/bad" $slowdown_qopts --out "$out/steps" >"$out/git.log" 2>&1
 	echo $? >"$out/git.rc"
 	git rev-parse refs/bisect/bad >"$out/git.bad"
 	git rev-parse c6 >"$out/git.want"
@@ -184,7 +173,7 @@ check "bisect-step said good and bad at least once each" \
 # 3 -------------------------------------------------------------------------
 step() { "$bin" bisect-step "$@" >"$out/step.log" 2>&1; echo $?; }
 check "--boot on a kernel that panics: 1 (bad)" \
-	"[ \$(step --boot --kernel '$kernel rdinit=/nonexistent' $qopts --out $out/s1) = 1 ]"
+	"[ \$(step --boot --kernel '$kernel rdinit=/nonexistent' $slowdown_qopts --out $out/s1) = 1 ]"
 check "--kernel-file that does not exist: 125 (skip), nothing booted" \
 	"[ \$(step --kernel-file $out/none --metric dd.dd64r.real --good-value 1 --bad-value 2 --out $out/s2) = 125 ] && ! ls $out/s2/c* >/dev/null 2>&1"
 check "--metric without references: 128 (abort)" \

@@ -8,7 +8,7 @@
 #    repository holding this tree) runs under gitlab-ci-local 4.60.0 (the last
 #    version for Node 20; --shell-isolation --force-shell-executor, as no container
 #    engine is here), twice, on a Debian kernel with the bisect suite, --icount 1
-#    --disk-cache unsafe, --cpu max (the slowdown of tests/bisect.sh, as large as
+#    --disk-cache unsafe, --cpu max (tests/slowdown.sh: the slowdown as large as
 #    there) and --repeat auto capped at 3 boots per kernel:
 #    a. A/A: init_on_alloc=0 against itself: the job must pass (exit 0), and leave
 #       the run, compare.txt/json, report.html, junit.xml (xmllint) and tap.txt
@@ -26,6 +26,7 @@
 # Exit: 0 pass, 1 fail, 77 skip.
 set -u
 bin=${BM:-build/bootmark}
+. "$(dirname "$0")/slowdown.sh"
 kernel=${BM_CI_KERNEL:-deb:6.1.0-53-amd64}
 py=${BM_PYTHON:-/usr/bin/python3}
 root=$(pwd)
@@ -102,7 +103,7 @@ job() {
 	set -- --variable BOOTMARK_DIR=. --variable BOOTMARK_SRC= --variable BOOTMARK_BASELINE_REV= \
 		--variable BOOTMARK_SUITE=bisect --variable BOOTMARK_FS=ext4 \
 		--variable "BOOTMARK_CACHE=$cache" \
-		--variable "BOOTMARK_ARGS=--icount 1 --disk-cache unsafe --cpu max --repeat-max 3" "$@"
+		--variable "BOOTMARK_ARGS=$slowdown_qopts --repeat-max 3" "$@"
 	j0=$(date +%s)
 	(cd "$proj" && rm -rf .gitlab-ci-local/builds/bootmark/bootmark-ci &&
 		"$glcl" --shell-isolation --force-shell-executor --no-color "$@" bootmark) \

@@ -9,7 +9,7 @@
 #    its p-values (recomputed here in Python).
 # 2. A/B: the bisect test's pair (init_on_alloc=0 against init_on_alloc=1, which
 #    makes dd's cold read slower), suite bisect, --icount 1 --disk-cache unsafe
-#    --cpu max (as tests/bisect.sh: a slowdown far above compare's floors), 3 boots
+#    --cpu max (tests/slowdown.sh: a slowdown far above compare's floors), 3 boots
 #    each: compare must report dd64r's headline metric (real) as a regression,
 #    once, with its other changed metrics under it; the HTML report must open with
 #    the same summary, before the plots.  Virtual time keeps dd64r's
@@ -27,6 +27,7 @@
 set -u
 kernel=${BM_COMPARE_KERNEL:-deb:6.1.0-53-amd64}
 bin=${BM:-build/bootmark}
+. "$(dirname "$0")/slowdown.sh"
 parts=${COMPARE_PARTS:-aa ab}
 pass=0 fail=0
 
@@ -108,7 +109,7 @@ print(sum(1 for r in d["rows"] if r["p_mwu"] is not None and r["p_mwu"] < 0.1 - 
 ab_run() {
 	t0=$(date +%s)
 	$bin run --kernel "$kernel init_on_alloc=0" --kernel "$kernel init_on_alloc=1" \
-		--repeat 3 --suite bisect --fs ext4 --icount 1 --disk-cache unsafe --cpu max \
+		--repeat 3 --suite bisect --fs ext4 $slowdown_qopts \
 		--out "$1" >"$1.log" 2>&1
 	rc=$?
 	echo "# A/B: 6 boots of the bisect suite in $(($(date +%s) - t0)) s"

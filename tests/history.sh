@@ -1,9 +1,9 @@
 #!/bin/sh
 # A real history (docs/history.md): the bisect test's kernel and suite (dd on ext4,
-# --icount 1 --disk-cache unsafe), boots with init_on_alloc=0 ("good") and with
-# init_on_alloc=1 ("bad", the known dd64r slowdown), made into two histories of four
-# "releases" (history add --release), added out of order so that the version sort
-# has to put them back:
+# tests/slowdown.sh's options: --icount 1 --disk-cache unsafe --cpu max), boots
+# with init_on_alloc=0 ("good") and with init_on_alloc=1 ("bad", the known dd64r
+# slowdown), made into two histories of four "releases" (history add --release),
+# added out of order so that the version sort has to put them back:
 #   switch: 6.1.1, 6.1.2 = good boots 1+2, 3+4; 6.1.3, 6.1.4 = bad boots 1+2, 3+4
 #   A/A:    6.1.1 .. 6.1.4 = good boots 1 .. 4, one each
 # (two boots a release where a change must be found: with one, each side of the
@@ -33,7 +33,7 @@
 set -u
 kernel=${BM_HISTORY_KERNEL:-deb:6.1.0-53-amd64}
 bin=${BM:-build/bootmark}
-qopts="--icount 1 --disk-cache unsafe"
+. "$(dirname "$0")/slowdown.sh"
 given=${BM_HISTORY_GOOD:-}
 pass=0 fail=0 skipped=0
 
@@ -89,10 +89,10 @@ judge() {
 boot_all() {
 	a=$t/a$1 b=$t/b$1
 	t0=$(date +%s)
-	$bin run --kernel "$kernel init_on_alloc=0" --repeat 4 --suite bisect --fs ext4 $qopts \
+	$bin run --kernel "$kernel init_on_alloc=0" --repeat 4 --suite bisect --fs ext4 $slowdown_qopts \
 		--out "$a" --history "$t/hook.db" >"$a.log" 2>&1
 	rca=$?
-	$bin run --kernel "$kernel init_on_alloc=1" --repeat 4 --suite bisect --fs ext4 $qopts \
+	$bin run --kernel "$kernel init_on_alloc=1" --repeat 4 --suite bisect --fs ext4 $slowdown_qopts \
 		--out "$b" >"$b.log" 2>&1
 	rcb=$?
 	echo "# attempt $1: 8 boots in $(($(date +%s) - t0)) s"
@@ -201,17 +201,17 @@ if [ -n "$busy_r" ]; then
 elif [ -z "$id" ]; then
 	notok "history bisect: no change to bisect"
 elif [ -n "$given" ]; then
-	$bin history bisect --db "$t/switch.db" --dry-run --out "$t/bisect" "$id" -- $qopts \
+	$bin history bisect --db "$t/switch.db" --dry-run --out "$t/bisect" "$id" -- $slowdown_qopts \
 		>"$t/bisect.log" 2>&1
 	rc=$?
 	sed 's/^/#   /' "$t/bisect.log"
 	check "history bisect --dry-run: exit 0, the candidates are the change's two kernel specs" \
 		"[ $rc -eq 0 ] && [ \"\$(grep -v '^#' $t/bisect/candidates)\" = \"\$(printf '%s\n' '$gspec' '$bspec')\" ]"
 	check "history bisect --dry-run prints bootmark bisect on the change's metric, profile, suite and threshold" \
-		"grep -q -- '--metric dd.dd64r.real --fs ext4 --suite bisect --threshold 5% --out $t/bisect $qopts' $t/bisect.log"
+		"grep -q -- '--metric dd.dd64r.real --fs ext4 --suite bisect --threshold 5% --out $t/bisect $slowdown_qopts' $t/bisect.log"
 else
 	t0=$(date +%s)
-	$bin history bisect --db "$t/switch.db" --out "$t/bisect" "$id" -- $qopts --repeat 2 \
+	$bin history bisect --db "$t/switch.db" --out "$t/bisect" "$id" -- $slowdown_qopts --repeat 2 \
 		>"$t/bisect.log" 2>&1
 	rc=$?
 	echo "# history bisect: $(($(date +%s) - t0)) s"
