@@ -12,6 +12,7 @@
 #include "fsrun.h"
 #include "tap.h"
 #include "testutil.h"
+#include "uring.h"
 #include "wl.h"
 #include "wl_aio.h"
 
@@ -95,13 +96,18 @@ static void test_order(void)
 
 /* The kernel's ring, faked in plain memory: 4 entries, counters near the
  * 32-bit wrap so the masks are exercised. */
+#define AIO_SQE_SIZE 64
+#define AIO_CQE_SIZE 16
+
 static void test_ring(void)
 {
 	unsigned sh = 0xfffffffe, st = 0xfffffffe, mask = 3, ent = 4, arr[4];
 	unsigned ch = 0xffffffff, ct = 0xffffffff;
-	unsigned char sqes[4 * AIO_SQE_SIZE], cqes[4 * AIO_CQE_SIZE];
-	struct aio_sqring sq = { &sh, &st, &mask, &ent, arr, sqes };
-	struct aio_cqring cq = { &ch, &ct, &mask, cqes };
+	char sqes[4 * AIO_SQE_SIZE], cqes[4 * AIO_CQE_SIZE];
+	struct uring_sq sq = { .head = &sh, .tail = &st, .mask = &mask, .entries = &ent,
+			       .array = arr, .sqes = sqes, .sqe_size = AIO_SQE_SIZE };
+	struct uring_cq cq = { .head = &ch, .tail = &ct, .mask = &mask, .cqes = cqes,
+			       .cqe_size = AIO_CQE_SIZE };
 	uint64_t ud, w;
 	int32_t res;
 	int i, ok = 1;
@@ -110,7 +116,7 @@ static void test_ring(void)
 		ok &= aio_sq_push(&sq, 3, NULL, 4096, (uint64_t)i * 4096, 100 + i) == 0;
 	tap_ok(ok && st == 2, "sq: 4 pushes across the wrap, tail 2");
 	TAP_EQ_INT(aio_sq_push(&sq, 3, NULL, 4096, 0, 9), -EBUSY, "sq full at 4");
-	tap_ok(arr[2] == 2 && sqes[2 * AIO_SQE_SIZE] == AIO_OP_READ, "slot of tail 0xfffffffe is 2");
+	tap_ok(arr[2] == 2 && sqes[2 * AIO_SQE_SIZE] == URING_OP_READ, "slot of tail 0xfffffffe is 2");
 	memcpy(&w, sqes + 0 * AIO_SQE_SIZE + 32, 8);
 	TAP_EQ_INT((int)w, 102, "slot 0 holds the third push's user_data");
 	sh = st;   /* the kernel consumed them */

@@ -125,26 +125,18 @@ static inline uint32_t aio_block(const uint32_t *order, uint32_t i)
 }
 
 /*
- * io_uring ring arithmetic, factored so a fake ring in plain memory can be
- * tested: head and tail are free-running 32-bit counters, the slot is
- * counter & mask, the ring is full when tail - head == entries.
+ * io_uring ring arithmetic (runner/engine/uring.h), read-specific: a fake
+ * ring in plain memory tests it.  Declared, not included: this header is
+ * the description's too, which sees no engine header.
  */
-struct aio_sqring {
-	unsigned *head, *tail, *mask, *entries, *array;
-	void *sqes;                /* struct io_uring_sqe[entries] */
-};
-struct aio_cqring {
-	unsigned *head, *tail, *mask;
-	void *cqes;                /* struct io_uring_cqe[] */
-};
-/* Queues a read of len bytes at off of fd into buf with user_data ud:
- * 0, or -EBUSY when the ring is full.  The tail is published (release). */
-int aio_sq_push(struct aio_sqring *sq, int fd, void *buf, uint32_t len, uint64_t off,
+struct uring_sq;
+struct uring_cq;
+/* Queues a read of len bytes at off of fd into buf with user_data ud, in the
+ * SQE of the tail's own slot: 0, or -EBUSY when the ring is full.  The tail
+ * is published (release). */
+int aio_sq_push(struct uring_sq *sq, int fd, void *buf, uint32_t len, uint64_t off,
 		uint64_t ud);
 /* Takes one completion: 1 (res, ud filled), 0 when empty. */
-int aio_cq_pop(struct aio_cqring *cq, int32_t *res, uint64_t *ud);
-#define AIO_SQE_SIZE 64
-#define AIO_CQE_SIZE 16
-#define AIO_OP_READ  22            /* IORING_OP_READ, Linux 5.6 */
+int aio_cq_pop(struct uring_cq *cq, int32_t *res, uint64_t *ud);
 
 #endif
