@@ -63,7 +63,15 @@ struct bm_wl_desc {
 	const struct bm_wl_plot *plots;  /* NULL-terminated by metric; may be NULL */
 	/* Its table (report.h); NULL: the generic seed-004 one. */
 	const struct bm_report_ops *report;
+	/* 1 when the job runs on the test disk itself, without a filesystem
+	 * (rawio; fio with target=disk): in a boot once per repeat whatever
+	 * the filesystems, no mkfs, no mount, its records say fs=raw
+	 * (BM_WL_RAW_FS).  May be NULL: every job runs on each filesystem. */
+	int (*raw)(const void *o);
 };
+
+/* The fs name of a raw job's records and phases. */
+#define BM_WL_RAW_FS "raw"
 
 /* NULL-terminated, in workloads.def order (runner/workloads/desc_registry.c). */
 extern const struct bm_wl_desc *const bm_wl_descs[];
@@ -82,6 +90,15 @@ extern const struct bm_wl_metric bm_wl_window_metrics[];
  * none lists.  A name means one thing in every workload ("time" is always
  * seconds spent), so the workload is not needed. */
 enum bm_better bm_wl_metric_better(const char *metric);
+
+/* 1 when job o of d runs on the test disk itself (bm_wl_desc.raw). */
+int bm_wl_job_raw(const struct bm_wl_desc *d, const void *o);
+/* The tests job o of d runs in one boot with nfs filesystems and repeat
+ * repeats (below 1: 1): ntests() x nfs x repeat, or ntests() x repeat for a
+ * raw job.  The runner's count (fsrun_planned, END tests=) and the host's
+ * plan (bm_plan_make) are both this sum, so they cannot disagree. */
+unsigned bm_wl_job_planned(const struct bm_wl_desc *d, const void *o, unsigned nfs,
+			   int repeat);
 
 /* Parses a suite job's "k=v ..." into a freshly allocated option struct:
  * defaults, each word, check(), at least one test.  0 or -errno; err says

@@ -48,12 +48,13 @@ int bm_plan_make(struct bm_plan *pl, const struct bm_suite *su, unsigned nfs, ch
 			if (pl->ntests < BM_PLAN_MAX && !wl->describe(o, i, &r)) {
 				snprintf(pl->wl[pl->ntests], sizeof(pl->wl[0]), "%s", wl->name);
 				snprintf(pl->test[pl->ntests], sizeof(pl->test[0]), "%s", r.test);
+				pl->raw[pl->ntests] = (unsigned char)bm_wl_job_raw(wl, o);
 			}
 			pl->ntests++;
 		}
+		pl->total += bm_wl_job_planned(wl, o, nfs, su->repeat);
 		free(o);
 	}
-	pl->total = pl->ntests * nfs * (unsigned)(su->repeat > 0 ? su->repeat : 1);
 	return 0;
 }
 
@@ -99,7 +100,9 @@ static void take(struct bm_progress *p, const struct bm_record *rec, double now)
 		copy(p->test, sizeof(p->test), bm_rec_get(rec, "test"));
 		v = bm_rec_get(rec, "rep");
 		p->rep = v ? atoi(v) : 0;
-		if (strcmp(p->phase, "mkfs"))
+		/* a test begins with its mkfs, a raw one (no mkfs) with its prepare */
+		if (strcmp(p->phase, "mkfs") &&
+		    (strcmp(p->phase, "prepare") || strcmp(p->fs, BM_WL_RAW_FS)))
 			break;
 		if (p->started && !p->cur_done)
 			p->done_at = now;  /* the last test ended without a record */

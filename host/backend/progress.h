@@ -18,10 +18,12 @@
 
 /* The tests one boot runs, from the suite, as the runner expands it. */
 struct bm_plan {
-	unsigned ntests;          /* tests per filesystem and repeat */
-	unsigned total;           /* ntests * filesystems * repeat */
+	unsigned ntests;          /* the suite's tests, once each (raw ones included) */
+	unsigned total;           /* sum of bm_wl_job_planned: each test per filesystem
+				   * and repeat, a raw one per repeat (fs=raw) */
 	char wl[BM_PLAN_MAX][16];
 	char test[BM_PLAN_MAX][32];
+	unsigned char raw[BM_PLAN_MAX];  /* test i runs on the test disk itself */
 };
 
 /* Expands su with the runner's own option parser; 0, or -EINVAL with the
@@ -43,7 +45,7 @@ struct bm_progress {
 	char phase[16], fs[32], test[32];
 	int rep;
 	double guest_t;           /* t= of the last heartbeat */
-	unsigned started;         /* tests begun (P phase=mkfs) */
+	unsigned started;         /* tests begun (P phase=mkfs; a raw one: prepare) */
 	int cur_done;             /* the current test has its R or E record */
 	int ended;                /* Z seen */
 	double first_at;          /* host seconds at the first test, 0 = none yet */

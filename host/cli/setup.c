@@ -11,6 +11,7 @@
 #include "modclosure.h"
 #include "setup.h"
 #include "util.h"
+#include "wldesc.h"
 
 const char *const bm_accel_choices[] = { "auto", "kvm", "tcg", NULL };
 const char *const bm_cache_choices[] = { "auto", "none", "writeback", "unsafe",
@@ -69,6 +70,11 @@ static int check_configs(struct bm_setup *s, const char *suite, const char *fs_l
 			return -EINVAL;
 		}
 		nfs++;
+		if (!strcmp(tok, BM_WL_RAW_FS)) {
+			bm_msg("'%s' in --fs: the name is the raw disk's (records of jobs without a "
+			       "filesystem), not a profile's", tok);
+			return -EINVAL;
+		}
 		if (!bm_safe_name(tok) || bm_fsprof_load(&prof, dir, tok, err, sizeof(err))) {
 			bm_msg("unknown or bad filesystem profile '%s'%s%s", tok,
 			       bm_safe_name(tok) ? ": " : "", bm_safe_name(tok) ? err : "");

@@ -19,6 +19,7 @@
 #include "profile.h"
 #include "progress.h"
 #include "util.h"
+#include "wldesc.h"
 
 /* v05_00.py: log_excerpt's maxLength */
 #define EXCERPT_MAX 16384
@@ -284,20 +285,24 @@ static void missing(struct boot_ctx *c, const struct bm_plan *pl, const char *su
 	struct bm_results r = c->b->r;
 	char fs[256], *tok, *save = NULL, path[400], id[200], text[5000];
 	long long want = planned(c), left;
-	unsigned t, rep, reps, nfs = 1;
+	unsigned t, rep, reps, per, nfs = 1;
 	const char *p;
 
 	if (want <= 0)
 		return;
 	for (p = fslist; *p; p++)
 		nfs += *p == ',';
-	if (pl && fslist[0] && pl->ntests && pl->total == want) {
-		reps = pl->total / (pl->ntests * nfs);
-		snprintf(fs, sizeof(fs), "%s", fslist);
+	if (pl && fslist[0] && pl->ntests && pl->ntests <= BM_PLAN_MAX && pl->total == want) {
+		for (t = 0, per = 0; t < pl->ntests; t++)
+			per += pl->raw[t] ? 1 : nfs;
+		reps = pl->total / per;
+		/* each filesystem of the list, then the raw disk's tests */
+		snprintf(fs, sizeof(fs), "%.240s,%s", fslist, BM_WL_RAW_FS);
 		for (tok = strtok_r(fs, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
 			for (rep = 1; rep <= reps; rep++)
 				for (t = 0; t < pl->ntests; t++) {
-					if (accounted(&c->b->r, tok, pl->test[t], (int)rep))
+					if (pl->raw[t] != !strcmp(tok, BM_WL_RAW_FS) ||
+					    accounted(&c->b->r, tok, pl->test[t], (int)rep))
 						continue;
 					test_path(path, sizeof(path), tok, pl->wl[t], pl->test[t]);
 					snprintf(id, sizeof(id), "%s:%s:%u", tok, pl->test[t], rep);

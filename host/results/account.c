@@ -9,7 +9,8 @@
  *
  * What accounts for a test: an R or E record naming its (fs, test, rep); an
  * E naming only a filesystem (its module did not load: none of its tests
- * ran) accounts for that filesystem's share; an E naming neither (bad
+ * ran) accounts for that filesystem's share of the tests that are not on
+ * the raw disk (END raw= counts those: they run once, fs=raw); an E naming neither (bad
  * configuration, no disk) for the whole plan.  Two lines of a suite may
  * give the same names (the seeds suite's Bray Bonnie and bonnie++ 1.02c
  * both give bon-putc ...; its two dbench lines both dbench64), so a name
@@ -115,8 +116,8 @@ long long bm_results_unaccounted(const struct bm_results *r, char *first, size_t
 	}
 	for (have = 0, i = 0; i < n; i++)
 		have += v[i].nres > v[i].nerr ? v[i].nres : v[i].nerr;
-	if (wide && nfs)
-		have += (long long)wide * (planned / nfs);
+	if (wide && nfs && planned > r->end_raw)
+		have += (long long)wide * ((planned - r->end_raw) / nfs);
 	free(v);
 	if (have >= planned)
 		return 0;

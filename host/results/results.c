@@ -140,6 +140,8 @@ static int add_record(struct bm_results *r, const struct bm_record *rec)
 		r->end_errors = v ? atoll(v) : -1;
 		v = bm_rec_get(rec, "tests");
 		r->end_tests = v && *v >= '0' && *v <= '9' ? atoll(v) : -1;
+		v = bm_rec_get(rec, "raw");
+		r->end_raw = v && *v >= '0' && *v <= '9' ? atoll(v) : 0;
 		return 0;
 	default:
 		return 0;

@@ -80,6 +80,7 @@ struct bm_results {
 	int have_end;
 	long long end_results, end_errors;
 	long long end_tests;    /* END's tests= (planned by the runner); -1 absent */
+	long long end_raw;      /* END's raw=: of those, on the test disk itself; 0 absent */
 	uint64_t max_seq;
 	unsigned bad_crc, foreign, conflicts, hellos;
 	int stream_rc;          /* bm_stream_check() */

@@ -460,9 +460,10 @@ int emit_error(struct emitter *e, const char *cls, const struct emit_ctx *c,
 	return ret;
 }
 
-void emit_set_planned(struct emitter *e, unsigned n)
+void emit_set_planned(struct emitter *e, unsigned n, unsigned raw)
 {
 	e->planned = n;
+	e->planned_raw = raw;
 }
 
 int emit_end(struct emitter *e)
@@ -484,6 +485,8 @@ int emit_end(struct emitter *e)
 	bm_line_addf(&l, "errors", "%u", e->nerrors);
 	if (e->planned)
 		bm_line_addf(&l, "tests", "%u", e->planned);
+	if (e->planned_raw)
+		bm_line_addf(&l, "raw", "%u", e->planned_raw);
 	r = emit_finish_write(e, &l);
 	pthread_mutex_unlock(&e->lock);
 	/* Records handed to printk (a shared console) are printed by whichever

@@ -36,6 +36,7 @@ struct emitter {
 	char phase[16];
 	int lava;                /* also M records: one per metric, one per failure */
 	unsigned planned;        /* tests the suite expands into (END tests=); 0 unknown */
+	unsigned planned_raw;    /* of those, on the test disk itself (END raw=) */
 	char last_fail[BM_VAL_MAX]; /* id of the last failure M: one per failing test */
 };
 
@@ -51,10 +52,12 @@ void emit_close(struct emitter *e);
  * LAVA monitor pattern turns into test cases.
  */
 void emit_set_lava(struct emitter *e, int on);
-/* The number of tests the run plans (jobs x tests x filesystems x repeats),
- * written in the END record as tests= so the host can tell that every one
- * left an R or E record (docs/protocol.md). */
-void emit_set_planned(struct emitter *e, unsigned n);
+/* The number of tests the run plans (jobs x tests x filesystems x repeats,
+ * a raw job's tests once per repeat), written in the END record as tests= so
+ * the host can tell that every one left an R or E record, and how many of
+ * them are raw (raw=, when not 0): an E record that names only a filesystem
+ * accounts for that filesystem's share of the others (docs/protocol.md). */
+void emit_set_planned(struct emitter *e, unsigned n, unsigned raw);
 /*
  * The M id: "<fs>__<test>__r<rep>__<metric>", or without the metric for a
  * failed test, and "run__<cls>" for an error outside any test (fs NULL or

@@ -15,10 +15,12 @@
 #include "log.h"
 #include "measure.h"
 #include "spawn.h"
+#include "sysstat.h"
 
 struct test_ref {
-	unsigned job, fs;
+	unsigned job, fs;       /* fs: unused for a raw job */
 	int idx, rep;
+	int raw;                /* on the test disk itself: no mkfs, no mount */
 	struct emit_ctx ec;
 	char mkfs_line[300];
 	int mounted;            /* the test filesystem is mounted */
@@ -63,6 +65,11 @@ static int setup_profiles(struct fsrun *r, char *err, size_t errlen)
 	snprintf(dir, sizeof(dir), "%s/fs", r->cfg->etc_dir);
 	snprintf(list, sizeof(list), "%s", r->cfg->fs);
 	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(tok, BM_WL_RAW_FS)) {
+			snprintf(err, errlen, "fs: \"%s\" names the raw disk's records, not a profile",
+				 tok);
+			return -EINVAL;
+		}
 		if (r->nprof == FSRUN_FS_MAX) {
 			snprintf(err, errlen, "fs: more than %d filesystems", FSRUN_FS_MAX);
 			return -E2BIG;
@@ -96,8 +103,13 @@ int fsrun_setup(struct fsrun *r, const struct runner_cfg *cfg, struct emitter *e
 	if (ret)
 		emit_error(em, "config", NULL, "%s", err);
 	else
-		emit_set_planned(em, fsrun_planned(r));
+		emit_set_planned(em, fsrun_planned(r), fsrun_planned_raw(r));
 	return ret;
+}
+
+static int job_raw(const struct fsrun *r, unsigned j)
+{
+	return bm_wl_job_raw(r->wl[j]->desc, r->opts[j]);
 }
 
 unsigned fsrun_planned(const struct fsrun *r)
@@ -105,8 +117,18 @@ unsigned fsrun_planned(const struct fsrun *r)
 	unsigned j, n = 0;
 
 	for (j = 0; j < r->suite.njobs; j++)
-		n += (unsigned)r->wl[j]->desc->ntests(r->opts[j]);
-	return n * r->nprof * (unsigned)(r->suite.repeat > 0 ? r->suite.repeat : 1);
+		n += bm_wl_job_planned(r->wl[j]->desc, r->opts[j], r->nprof, r->suite.repeat);
+	return n;
+}
+
+unsigned fsrun_planned_raw(const struct fsrun *r)
+{
+	unsigned j, n = 0;
+
+	for (j = 0; j < r->suite.njobs; j++)
+		if (job_raw(r, j))
+			n += bm_wl_job_planned(r->wl[j]->desc, r->opts[j], 1, r->suite.repeat);
+	return n;
 }
 
 void fsrun_free(struct fsrun *r)
@@ -286,7 +308,7 @@ static int fsrun_drop(void *arg, int prepared)
 	struct drop_arg *d = arg;
 	int ret = 0;
 
-	if (prepared) {
+	if (prepared && !d->t->raw) {
 		sync();
 		ret = do_umount(d->r, d->t);
 		if (!ret)
@@ -308,20 +330,55 @@ static int measure(struct fsrun *r, struct test_ref *t, struct bm_result *res)
 		.em = r->em, .disk = r->disk->name, .hz = r->hz, .drop = fsrun_drop,
 		.drop_arg = &d, .rusage = 1,
 	};
+	/* a raw job gets the disk and no mount point (wl.h) */
 	struct wl_ctx ctx = {
-		.mnt = r->cfg->mnt, .dev = r->disk->dev, .fs = r->prof[t->fs].name,
+		.mnt = t->raw ? NULL : r->cfg->mnt, .dev = r->disk->dev, .fs = t->ec.fs,
 		.rep = t->rep, .beat = measure_beat, .priv = r->em,
 	};
 
 	return measure_test(&env, r->wl[t->job], r->opts[t->job], &ctx, t->idx, &t->ec, res);
 }
 
-/* One test on a fresh filesystem.  -EBUSY: the disk is stuck, stop everything. */
+/* Sectors written to the test disk so far (/proc/diskstats), or -errno. */
+static int disk_written(const struct fsrun *r, uint64_t *sectors)
+{
+	uint64_t rd;
+	char *text;
+	int ret = bm_read_file("/proc/diskstats", &text, NULL, 1 << 20);
+
+	if (ret)
+		return ret;
+	ret = sysstat_parse_diskstats(text, r->disk->name, &rd, sectors);
+	free(text);
+	return ret;
+}
+
+/*
+ * A raw test that wrote to the disk (its written sectors moved, or they
+ * cannot be read) may have left bytes in the first or last MiB that the
+ * next boot's disk check would refuse as data it cannot name
+ * (diskcheck.c): zero both, as disk_wipe does for a disk named by
+ * disk_wipe.  A failure is an E record; that disk is refused next boot.
+ */
+static void raw_wipe(struct fsrun *r, struct test_ref *t, int have0, uint64_t wr0)
+{
+	char err[300];
+	uint64_t wr1;
+
+	if (have0 && !disk_written(r, &wr1) && wr1 == wr0)
+		return;
+	if (disk_wipe(r->disk->dev, r->disk->size, err, sizeof(err)))
+		emit_error(r->em, "setup", &t->ec, "after a raw test that wrote: %s", err);
+}
+
+/* One test on a fresh filesystem, or on the raw disk.  -EBUSY: the disk is
+ * stuck, stop everything. */
 static int one_test(struct fsrun *r, struct test_ref *t)
 {
 	const struct wl_ops *w = r->wl[t->job];
 	struct bm_result res;
-	int ret, measured;
+	uint64_t wr0 = 0;
+	int ret, measured, have0 = 0;
 
 	memset(&res, 0, sizeof(res));
 	ret = w->desc->describe(r->opts[t->job], t->idx, &res);
@@ -329,21 +386,40 @@ static int one_test(struct fsrun *r, struct test_ref *t)
 		emit_error(r->em, "internal", NULL, "%s: no test %d", w->desc->name, t->idx);
 		return 0;
 	}
-	t->ec.fs = r->prof[t->fs].name;
+	t->ec.fs = t->raw ? BM_WL_RAW_FS : r->prof[t->fs].name;
 	t->ec.test = res.test;
 	t->ec.rep = t->rep;
 	t->mounted = 0;
 	spawn_reap_orphans();
 	emit_beat(r->em);
-	if (do_mkfs(r, t) || do_mount(r, t))
+	if (t->raw)
+		have0 = !disk_written(r, &wr0);
+	else if (do_mkfs(r, t) || do_mount(r, t))
 		return 0;
 	ret = measure(r, t, &res);
 	measured = res.nmetrics > 0;
 	/* a failed remount (fsrun_drop) may have left nothing mounted */
 	if (t->mounted && do_umount(r, t))
 		return -EBUSY;
+	if (t->raw)
+		raw_wipe(r, t, have0, wr0);
 	if (measured)
-		emit_result(r->em, &res, &t->ec, t->mkfs_line, r->prof[t->fs].mount_opts);
+		emit_result(r->em, &res, &t->ec, t->mkfs_line,
+			    t->raw ? "" : r->prof[t->fs].mount_opts);
+	return 0;
+}
+
+/* Every test and repeat of job t->job on one filesystem (or the raw disk). */
+static int job_tests(struct fsrun *r, struct test_ref *t, int ntests)
+{
+	for (t->idx = 0; t->idx < ntests; t->idx++) {
+		for (t->rep = 1; t->rep <= r->suite.repeat; t->rep++) {
+			memset(&t->ec, 0, sizeof(t->ec));
+			t->mkfs_line[0] = '\0';
+			if (one_test(r, t) == -EBUSY)
+				return -EBUSY;
+		}
+	}
 	return 0;
 }
 
@@ -352,19 +428,21 @@ int fsrun_run(struct fsrun *r)
 	struct test_ref t;
 	int ntests;
 
+	memset(&t, 0, sizeof(t));
 	for (t.job = 0; t.job < r->suite.njobs; t.job++) {
 		ntests = r->wl[t.job]->desc->ntests(r->opts[t.job]);
+		t.raw = job_raw(r, t.job);
+		if (t.raw) {
+			/* once, whatever the filesystems: no profile, no modules */
+			if (job_tests(r, &t, ntests))
+				return -EBUSY;
+			continue;
+		}
 		for (t.fs = 0; t.fs < r->nprof; t.fs++) {
 			if (ensure_fs(r, t.fs))
 				continue;
-			for (t.idx = 0; t.idx < ntests; t.idx++) {
-				for (t.rep = 1; t.rep <= r->suite.repeat; t.rep++) {
-					memset(&t.ec, 0, sizeof(t.ec));
-					t.mkfs_line[0] = '\0';
-					if (one_test(r, &t) == -EBUSY)
-						return -EBUSY;
-				}
-			}
+			if (job_tests(r, &t, ntests))
+				return -EBUSY;
 		}
 	}
 	return 0;

@@ -2,7 +2,10 @@
 /*
  * The suite loop: for every job, filesystem, test and repeat, recreate the
  * filesystem (mkfs, mount), prepare, drop caches, measure run(), unmount
- * and emit one R record.  Failures become E records and the loop moves on.
+ * and emit one R record.  A job on the test disk itself (bm_wl_desc.raw)
+ * runs once per test and repeat instead, on the unmounted disk, and a test
+ * of it that wrote leaves the disk's ends zeroed.  Failures become E
+ * records and the loop moves on.
  */
 #ifndef BM_RUNNER_FSRUN_H
 #define BM_RUNNER_FSRUN_H
@@ -36,8 +39,11 @@ int fsrun_job_opts(const struct wl_ops *w, const char *args, void **out,
 /* Loads suite, profiles and job options; a problem is an E class=config. */
 int fsrun_setup(struct fsrun *r, const struct runner_cfg *cfg, struct emitter *em,
 		const struct bm_moddb *mi, const struct disk_info *disk);
-/* Tests the loaded suite expands into: jobs x tests x filesystems x repeats. */
+/* Tests the loaded suite expands into: jobs x tests x filesystems x repeats,
+ * a raw job's (bm_wl_desc.raw) once per repeat (bm_wl_job_planned). */
 unsigned fsrun_planned(const struct fsrun *r);
+/* Of those, the raw jobs' tests (END raw=). */
+unsigned fsrun_planned_raw(const struct fsrun *r);
 /* Runs everything; returns -EBUSY when the disk was left unusable. */
 int fsrun_run(struct fsrun *r);
 void fsrun_free(struct fsrun *r);

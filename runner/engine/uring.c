@@ -55,17 +55,21 @@ int uring_register(int fd, unsigned op, const void *arg, unsigned nr)
 	return syscall(SYS_io_uring_register, fd, op, arg, nr) < 0 ? -errno : 0;
 }
 
-int uring_probe(int fd, unsigned op)
+int uring_probe(int fd, const unsigned *ops, unsigned n)
 {
 	const unsigned nops = 256;
 	struct uring_probe *p = calloc(1, sizeof(*p) + nops * sizeof(p->ops[0]));
+	unsigned i;
 	int ret;
 
 	if (!p)
 		return -ENOMEM;
 	ret = uring_register(fd, URING_REGISTER_PROBE, p, nops);
+	for (i = 0; !ret && i < n; i++)
+		if (ops[i] >= p->ops_len || !(p->ops[ops[i]].flags & URING_OP_SUPPORTED))
+			break;
 	if (!ret)
-		ret = op < p->ops_len && (p->ops[op].flags & URING_OP_SUPPORTED);
+		ret = i == n;
 	free(p);
 	return ret;
 }

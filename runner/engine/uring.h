@@ -155,9 +155,10 @@ size_t uring_sqes_len(const struct uring_params *p);
 int uring_enter(int fd, unsigned submit, unsigned wait, unsigned flags);
 /* io_uring_register(): 0 or -errno. */
 int uring_register(int fd, unsigned op, const void *arg, unsigned nr);
-/* IORING_REGISTER_PROBE: 1 when the kernel takes opcode op, 0 when not, or
- * -errno (Linux before 5.6 has no probe). */
-int uring_probe(int fd, unsigned op);
+/* One IORING_REGISTER_PROBE (as fio_ioring_probe()): 1 when the kernel takes
+ * every one of the n opcodes ops, 0 when not, or -errno (Linux before 5.6
+ * has no probe). */
+int uring_probe(int fd, const unsigned *ops, unsigned n);
 
 /* Ring arithmetic, on any memory (a fake ring in tests). */
 static inline void *uring_sqe_at(const struct uring_sq *sq, unsigned slot)

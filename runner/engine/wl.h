@@ -27,9 +27,14 @@
 #include "wldesc.h"
 
 struct wl_ctx {
-	const char *mnt;        /* mounted test filesystem, e.g. "/mnt/test" */
+	/* Mounted test filesystem, e.g. "/mnt/test"; NULL for a job on the
+	 * test disk itself (bm_wl_desc.raw) in the appliance: dev is then its
+	 * target, unmounted, the job's alone.  Host mode always gives the
+	 * test directory (a raw job makes its target file there) and never
+	 * lets a job touch dev. */
+	const char *mnt;
 	const char *dev;        /* test block device, e.g. "/dev/vda" */
-	const char *fs;         /* profile name: ext4, xfs ... */
+	const char *fs;         /* profile name: ext4, xfs ...; "raw" (BM_WL_RAW_FS) */
 	int rep;                /* repeat index, from 1 */
 	/* Called by long workloads now and then; emits a heartbeat record
 	 * when the heartbeat interval has passed. */
@@ -71,6 +76,11 @@ struct wl_ops {
 	 * drops the caches without remounting first.  May be NULL: prepare(),
 	 * when there is one, writes for every test. */
 	int (*prepares)(const void *o, int idx);
+	/* Host mode's own check of a job's options, beyond the description's
+	 * check(): what the appliance does not need but a directory does
+	 * (rawio: size= is the size of the file it makes there).  0, or
+	 * -EINVAL and a message; refused before anything runs.  May be NULL. */
+	int (*host_check)(const void *o, char *err, size_t errlen);
 };
 
 #define WL(name) extern const struct wl_ops wl_##name##_ops; \

@@ -244,7 +244,7 @@ int hostmode_run(struct hostmode *h, int fd, FILE *table)
 	ntests = h->w->desc->ntests(h->opts);
 	h->ntests = ntests;
 	h->kept[0] = '\0';
-	emit_set_planned(&em, (unsigned)ntests);
+	emit_set_planned(&em, (unsigned)ntests, 0);
 	for (idx = 0; idx < ntests && !sys; idx++)
 		sys = host_test(h, &em, idx) < 0;
 	if (h->kept[0] && hosttree_remove(h->dirfd, h->kept) < 0)

@@ -191,6 +191,8 @@ static int parse_words(struct hostmode *h, char *const *words, int nwords,
 					 used ? " " : "", words[i]);
 	}
 	ret = fsrun_job_opts(h->w, h->args, &h->opts, msg, sizeof(msg));
+	if (!ret && h->w->host_check)
+		ret = h->w->host_check(h->opts, msg, sizeof(msg));
 	if (!ret)
 		return 0;
 	snprintf(err, errlen, "%s: %s", h->w->desc->name, msg);

@@ -61,6 +61,19 @@ enum bm_better bm_wl_metric_better(const char *metric)
 	return m ? m->better : BM_BETTER_NONE;
 }
 
+int bm_wl_job_raw(const struct bm_wl_desc *d, const void *o)
+{
+	return d->raw && d->raw(o);
+}
+
+unsigned bm_wl_job_planned(const struct bm_wl_desc *d, const void *o, unsigned nfs,
+			   int repeat)
+{
+	unsigned n = (unsigned)d->ntests(o) * (unsigned)(repeat > 0 ? repeat : 1);
+
+	return bm_wl_job_raw(d, o) ? n : n * nfs;
+}
+
 int bm_wl_job_opts(const struct bm_wl_desc *d, const char *args, void **out,
 		   char *err, size_t errlen)
 {
