@@ -15,6 +15,7 @@
 #include "log.h"
 #include "measure.h"
 #include "spawn.h"
+#include "stats.h"
 #include "sysstat.h"
 
 struct test_ref {
@@ -354,6 +355,38 @@ static int disk_written(const struct fsrun *r, uint64_t *sectors)
 }
 
 /*
+ * After a raw test the disk must be free again before anything else claims
+ * it (mkfs, mount, the wipe below all open it exclusively), and an
+ * io_uring ring lets go of its files only when the kernel has torn it down,
+ * after close(): an SQPOLL ring's registered file under 6.1 in TCG stays
+ * held for seconds.  Waits for an O_EXCL open, up to 30 s.  -EBUSY: the
+ * disk stays held (an E record says so), stop everything.
+ */
+static int raw_release(struct fsrun *r, struct test_ref *t)
+{
+	struct timespec nap = { 0, 20 * 1000 * 1000 };
+	double t0 = bm_now_s();
+	int fd, i;
+
+	for (i = 0; i < 1500; i++) {
+		fd = open(r->disk->dev, O_RDONLY | O_EXCL | O_CLOEXEC);
+		if (fd >= 0) {
+			close(fd);
+			if (i)
+				rlog(RLOG_INFO, "%s held for %.2f s after %s", r->disk->dev,
+				     bm_now_s() - t0, t->ec.test);
+			return 0;
+		}
+		if (errno != EBUSY)
+			break;
+		nanosleep(&nap, NULL);
+	}
+	emit_error(r->em, "setup", &t->ec, "%s is still held after the raw test: %s",
+		   r->disk->dev, strerror(errno));
+	return -EBUSY;
+}
+
+/*
  * A raw test that wrote to the disk (its written sectors moved, or they
  * cannot be read) may have left bytes in the first or last MiB that the
  * next boot's disk check would refuse as data it cannot name
@@ -378,7 +411,7 @@ static int one_test(struct fsrun *r, struct test_ref *t)
 	const struct wl_ops *w = r->wl[t->job];
 	struct bm_result res;
 	uint64_t wr0 = 0;
-	int ret, measured, have0 = 0;
+	int ret, measured, have0 = 0, stuck;
 
 	memset(&res, 0, sizeof(res));
 	ret = w->desc->describe(r->opts[t->job], t->idx, &res);
@@ -401,12 +434,13 @@ static int one_test(struct fsrun *r, struct test_ref *t)
 	/* a failed remount (fsrun_drop) may have left nothing mounted */
 	if (t->mounted && do_umount(r, t))
 		return -EBUSY;
-	if (t->raw)
+	stuck = t->raw && raw_release(r, t);
+	if (t->raw && !stuck)
 		raw_wipe(r, t, have0, wr0);
 	if (measured)
 		emit_result(r->em, &res, &t->ec, t->mkfs_line,
 			    t->raw ? "" : r->prof[t->fs].mount_opts);
-	return 0;
+	return stuck ? -EBUSY : 0;
 }
 
 /* Every test and repeat of job t->job on one filesystem (or the raw disk). */

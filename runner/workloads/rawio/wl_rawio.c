@@ -4,7 +4,7 @@
  * I/O interfaces, as fio 3.33 drives each (rawio_loop.c, rawio_*.c).
  *
  * The target: in the appliance the test disk, unmounted (ctx->mnt is NULL:
- * a raw job, wldesc.h), O_DIRECT and O_EXCL, or for NVMe passthrough its
+ * a raw job, wldesc.h), O_DIRECT, or for NVMe passthrough its
  * generic char device /dev/ngXnY; in host mode a file of size bytes that
  * prepare() writes in the test directory, O_DIRECT.  prepare() checks what
  * the test needs of the target (a region inside it, a block the device
@@ -168,9 +168,10 @@ static int target_open(struct wl_ctx *ctx, const struct rawio_test *t, struct ri
 			return ret;
 		}
 	} else {
-		/* the disk is the job's: nothing may mount it meanwhile */
+		/* not O_EXCL, as fio: the runner has the disk unmounted and
+		 * waits for every holder to let go after the test (fsrun.c) */
 		snprintf(tg->path, sizeof(tg->path), "%s", ctx->dev);
-		flags |= O_DIRECT | O_EXCL;
+		flags |= O_DIRECT;
 	}
 	tg->fd = open(tg->path, flags);
 	if (tg->fd < 0) {
@@ -224,9 +225,10 @@ static int target_check(struct wl_ctx *ctx, const struct rawio_opts *o,
 		return -EINVAL;
 	}
 	if (rawio_engine_polled(t->engine) && rawdev_io_poll(RIO_SYSDEV, tg->dev) != 1) {
-		rio_error(ctx, o, t, "%s: the device of %s has no poll queues (queue/io_poll is not "
-			  "1; NVMe: boot with nvme.poll_queues=N): test skipped",
-			  rawio_engine_names[t->engine], tg->path);
+		rio_error(ctx, o, t, "%s: %s%.200s has no poll queues (queue/io_poll is not 1; "
+			  "NVMe: boot with nvme.poll_queues=N): test skipped",
+			  rawio_engine_names[t->engine], ctx->mnt ? "the device under " : "",
+			  ctx->mnt ? tg->path : ctx->dev);
 		return -EOPNOTSUPP;
 	}
 	return 0;
