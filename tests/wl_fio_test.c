@@ -92,6 +92,8 @@ static void test_bad_lines(void)
 	free(text);
 }
 
+static void test_raw(void);
+
 static void test_options(void)
 {
 	char buf[2048], *argv[FIO_ARGV_MAX];
@@ -140,9 +142,57 @@ static void test_options(void)
 	       !strcmp(argv[10], "--iodepth_batch_complete_max=16"), "batch=16: fio batches as aio");
 	free(o);
 	free(opts("rw=trim", 0));
-	free(opts("ioengine=io_uring", 0));
+	free(opts("ioengine=mmap", 0));
 	free(opts("iodepth=0", 0));
 	free(opts("size=1M bs=2M", 0));
+	free(opts("ioengine=libaio sqthread_poll=1", 0));
+	free(opts("ioengine=io_uring_cmd", 0));           /* only on target=ng */
+	free(opts("ioengine=io_uring target=ng", 0));
+	free(opts("target=disk batch=4", 0));
+	free(opts("batch=4 iodepth_batch_submit=4", 0));
+	test_raw();
+}
+
+/* A raw job: the test disk or its /dev/ngXnY, labelled as rawio's twin, the
+ * io_uring options and batches on fio's command line. */
+static void test_raw(void)
+{
+	const struct bm_wl_desc *d = wl_fio_ops.desc;
+	char buf[1024], *argv[FIO_ARGV_MAX];
+	struct bm_result r;
+	void *o;
+	int n, i, seen = 0;
+
+	o = opts("target=ng rw=randread ioengine=io_uring_cmd hipri=1 iodepth=16 "
+		 "iodepth_batch_submit=4 iodepth_batch_complete=2 norandommap=1 size=256M "
+		 "number_ios=2000", 1);
+	if (!o)
+		return;
+	tap_ok(d->raw && d->raw(o), "target=ng is a raw job");
+	TAP_EQ_INT(bm_wl_job_planned(d, o, 2, 3), 3, "once per repeat, whatever the filesystems");
+	memset(&r, 0, sizeof(r));
+	d->describe(o, 0, &r);
+	TAP_EQ_STR(r.test, "fio-nvmehi-r4k-q16-b4x2", "rawio's label with fio- in front");
+	TAP_EQ_STR(r.params, "target=ng rw=randread bs=4k size=256M ioengine=io_uring_cmd+hipri "
+		   "iodepth=16 iodepth_batch=4x2 number_ios=2000 direct=0 norandommap=1", "params");
+	n = fio_argv(o, "/dev/ng0n1", buf, sizeof(buf), argv);
+	for (i = 0; i < n; i++)
+		seen |= (!strcmp(argv[i], "--filename=/dev/ng0n1")) |
+			(!strcmp(argv[i], "--cmd_type=nvme") << 1) | (!strcmp(argv[i], "--hipri=1") << 2) |
+			(!strcmp(argv[i], "--norandommap=1") << 3) |
+			(!strcmp(argv[i], "--iodepth_batch_submit=4") << 4) |
+			(!strcmp(argv[i], "--iodepth_batch_complete=2") << 5) |
+			(!strcmp(argv[i], "--ioengine=io_uring_cmd") << 6);
+	TAP_EQ_INT(seen, 127, "the passthrough job's words on fio's command line");
+	free(o);
+	o = opts("target=disk rw=randwrite ioengine=io_uring sqthread_poll=1 iodepth=32", 1);
+	memset(&r, 0, sizeof(r));
+	d->describe(o, 0, &r);
+	TAP_EQ_STR(r.test, "fio-sqpoll-w4k-q32", "sqthread_poll is rawio's sqpoll");
+	free(o);
+	o = opts("", 1);
+	tap_ok(!d->raw(o), "target=file (the default) runs on each filesystem");
+	free(o);
 }
 
 /* prepare without fio: -ENOENT before anything is written; with the host's

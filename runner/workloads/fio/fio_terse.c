@@ -149,6 +149,22 @@ int fio_argv(const struct fio_opts *o, const char *path, char *buf, size_t len,
 		r = r ?: arg(buf, len, &used, argv, &argc, "--iodepth_batch_complete_max=%lld",
 			     o->batch);
 	}
+	if (!strcmp(o->ioengine, "io_uring_cmd"))
+		r = r ?: arg(buf, len, &used, argv, &argc, "--cmd_type=nvme");
+	if (o->sqthread_poll)
+		r = r ?: arg(buf, len, &used, argv, &argc, "--sqthread_poll=1");
+	if (o->fixedbufs)
+		r = r ?: arg(buf, len, &used, argv, &argc, "--fixedbufs=1");
+	if (o->hipri)
+		r = r ?: arg(buf, len, &used, argv, &argc, "--hipri=1");
+	if (o->norandommap)
+		r = r ?: arg(buf, len, &used, argv, &argc, "--norandommap=1");
+	if (o->batch_submit)
+		r = r ?: arg(buf, len, &used, argv, &argc, "--iodepth_batch_submit=%lld",
+			     o->batch_submit);
+	if (o->batch_complete)
+		r = r ?: arg(buf, len, &used, argv, &argc, "--iodepth_batch_complete=%lld",
+			     o->batch_complete);
 	r = r ?: arg(buf, len, &used, argv, &argc, "--fallocate=none");
 	r = r ?: arg(buf, len, &used, argv, &argc, "--fadvise_hint=0");
 	r = r ?: arg(buf, len, &used, argv, &argc, "--output-format=terse");

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "emit.h"
+#include "rawdev.h"
 #include "spawn.h"
 #include "wl.h"
 #include "wl_fio.h"
@@ -75,10 +76,33 @@ out_free:
 	return ret;
 }
 
+/*
+ * What fio's --filename is: the file on the test filesystem; for a raw job
+ * (target=disk, target=ng) in the appliance the test disk itself or its
+ * NVMe generic char device; in host mode, where a job never touches a
+ * disk, target=disk is a file of size bytes in the test directory (as
+ * rawio's) and target=ng has nothing to run on.  0 or -errno.
+ */
+static int fio_path(struct wl_ctx *ctx, const struct fio_opts *o, char *path, size_t len)
+{
+	int t = fio_target_of(o);
+
+	if (t == FIO_TARGET_NG && ctx->mnt)
+		return -EOPNOTSUPP;
+	if (t == FIO_TARGET_NG)
+		return rawdev_nvme_generic(ctx->dev, path, len);
+	if (t == FIO_TARGET_DISK && !ctx->mnt)
+		snprintf(path, len, "%s", ctx->dev);
+	else
+		snprintf(path, len, "%s/fio.dat", ctx->mnt);
+	return 0;
+}
+
 static int fio_prepare(struct wl_ctx *ctx, const void *opts, int idx)
 {
 	const struct fio_opts *o = opts;
 	char path[512];
+	int ret;
 
 	/* no fio, no test: said before anything is written */
 	if (access(o->bin, X_OK)) {
@@ -86,9 +110,19 @@ static int fio_prepare(struct wl_ctx *ctx, const void *opts, int idx)
 			  "docs/performance.md)", o->bin, strerror(errno));
 		return -ENOENT;
 	}
-	snprintf(path, sizeof(path), "%s/fio.dat", ctx->mnt);
+	ret = fio_path(ctx, o, path, sizeof(path));
+	if (ret) {
+		fio_error(ctx, opts, "target=%s: %s (io_uring_cmd needs the appliance's NVMe test "
+			  "disk, /dev/ngXnY)", o->target, strerror(-ret));
+		return ret;
+	}
+	if (fio_target_of(o) != FIO_TARGET_FILE && !ctx->mnt)
+		return 0;    /* the disk as it is: fio reads what is there */
 	unlink(path);
-	return fio_is_write(o) ? 0 : write_file(path, o->size);
+	/* host mode's stand-in for the disk is laid out for writes too */
+	if (fio_is_write(o) && fio_target_of(o) == FIO_TARGET_FILE)
+		return 0;
+	return write_file(path, o->size);
 }
 
 static void add_metrics(struct bm_result *r, const struct fio_terse *t)
@@ -114,8 +148,9 @@ static int fio_run(struct wl_ctx *ctx, const void *opts, int idx, struct bm_resu
 	out = malloc(FIO_OUT_MAX);
 	if (!out)
 		return -ENOMEM;
-	snprintf(path, sizeof(path), "%s/fio.dat", ctx->mnt);
-	ret = fio_argv(o, path, args, sizeof(args), argv);
+	ret = fio_path(ctx, o, path, sizeof(path));
+	if (!ret)
+		ret = fio_argv(o, path, args, sizeof(args), argv);
 	if (ret < 0)
 		goto out_free;
 	ret = spawn_run(argv, out, FIO_OUT_MAX);

@@ -11,12 +11,14 @@
 #include <stdint.h>
 
 #define FIO_BIN_DEFAULT "/usr/bin/fio"
-#define FIO_ARGV_MAX    24
+#define FIO_ARGV_MAX    32
+
+enum { FIO_TARGET_FILE, FIO_TARGET_DISK, FIO_TARGET_NG };
 
 struct fio_opts {
 	char rw[16];           /* write, read, randread, randwrite */
 	uint64_t bs, size;
-	char ioengine[16];     /* psync, libaio */
+	char ioengine[16];     /* psync, libaio, io_uring, io_uring_cmd */
 	long long iodepth;
 	int direct;
 	long long number_ios;  /* 0: the whole size */
@@ -24,7 +26,14 @@ struct fio_opts {
 	int gtod_reduce;       /* fewer clock reads: no latency figures */
 	long long batch;       /* 0: fio's default (one I/O per io_submit/getevents) */
 	char bin[128];         /* fio's path in the image */
+	char target[8];        /* file (<mnt>/fio.dat), disk (the test disk), ng (its /dev/ngXnY) */
+	int sqthread_poll, fixedbufs, hipri;   /* io_uring's and io_uring_cmd's options */
+	int norandommap;
+	long long batch_submit, batch_complete;  /* 0: unset (fio's 1) */
 };
+
+/* FIO_TARGET_* of o->target. */
+int fio_target_of(const struct fio_opts *o);
 
 /* What one terse line (version 3) says of one job. */
 struct fio_terse {
@@ -43,7 +52,8 @@ struct fio_terse {
  * a number, -EPROTO for a line of another layout (field count). */
 int fio_terse_parse(const char *text, int write, struct fio_terse *t);
 
-/* The argv for o with file path as --filename (strings in buf): argc, or
+/* The argv for o with file path as --filename (the file, the disk or its
+ * /dev/ngXnY; io_uring_cmd gets --cmd_type=nvme) (strings in buf): argc, or
  * -ENAMETOOLONG when buf is too small. */
 int fio_argv(const struct fio_opts *o, const char *path, char *buf, size_t len,
 	     char *argv[FIO_ARGV_MAX]);
