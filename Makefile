@@ -347,7 +347,9 @@ LAYER_FORBIDDEN := common:results.h common:wl.h common:qemu.h common:kernel.h co
 	runner/workloads/dd/desc_dd:wl.h runner/workloads/dd/desc_dd:seqio.h \
 	runner/workloads/dd/desc_dd:log.h runner/workloads/dd/desc_dd:wl_aim7.h \
 	runner/workloads/aim7/report_aim7:emit.h runner/workloads/dd/wl_dd:wl_aim7.h \
-	runner/engine/x:results.h common:wl_aim7.h kernels:wl_dd.h qemu:wl_dd.h
+	runner/engine/x:results.h common:wl_aim7.h kernels:wl_dd.h qemu:wl_dd.h \
+	host:uring.h host:rawio_eng.h runner/workloads/rawio/desc_rawio:uring.h \
+	runner/workloads/rawio/report_rawio:rawdev.h
 # host's folders (one header of each): below host, none is in reach
 LAYER_FORBIDDEN += common:backend.h runner/x:backend.h initramfs:cli.h \
 	kernels:backend.h kernels:qemu_boot.h kernels:boot.h kernels:compare.h kernels:history.h \

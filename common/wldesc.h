@@ -68,6 +68,11 @@ struct bm_wl_desc {
 	 * the filesystems, no mkfs, no mount, its records say fs=raw
 	 * (BM_WL_RAW_FS).  May be NULL: every job runs on each filesystem. */
 	int (*raw)(const void *o);
+	/* A job of a second or two on a directory of the host ("size=4M
+	 * bs=64k"): `bootmark-runner --examples` lists it, tests/hostmode.sh
+	 * runs it.  NULL: the workload cannot run on a bare host (fio needs
+	 * fio, which its own unit test runs where it is installed). */
+	const char *example;
 };
 
 /* The fs name of a raw job's records and phases. */

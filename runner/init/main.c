@@ -33,6 +33,7 @@ static void usage(FILE *f)
 
 	fprintf(f, "usage: bootmark-runner            (as PID 1 in the bootmark image)\n"
 		   "       bootmark-runner --host DIR --workload NAME [--table] [key=value ...]\n"
+		   "       bootmark-runner --examples\n"
 		   "       bootmark-runner --help\n\n"
 		   "Options come from " RUNNER_CONF_PATH " (\"key = value\") and are\n"
 		   "overridden by " RUNNER_CMDLINE_PREFIX "<key>=<value> words on the kernel "
@@ -45,11 +46,22 @@ static void usage(FILE *f)
 		   "dropped before each measured run; otherwise only the test files' pages are\n"
 		   "evicted (posix_fadvise DONTNEED) and the records say cache=fadvise.\n"
 		   "Exit: 0 every test ran, 1 a test failed, 100 bad arguments or DIR, 111 system error.\n"
+		   "--examples prints a job of a second or two of every workload that runs on a\n"
+		   "bare host, \"NAME key=value ...\" a line (tests/hostmode.sh runs them).\n"
 		   "\nWorkloads and their options (key=value, as on a suite line):\n");
 	for (w = wl_registry; *w; w++) {
 		fprintf(f, "\n%s:\n", (*w)->desc->name);
 		bm_opts_help((*w)->desc->opts, "", f);
 	}
+}
+
+static void examples(FILE *f)
+{
+	const struct wl_ops *const *w;
+
+	for (w = wl_registry; *w; w++)
+		if ((*w)->desc->example)
+			fprintf(f, "%s %s\n", (*w)->desc->name, (*w)->desc->example);
 }
 
 static void early_mounts(void)
@@ -360,6 +372,10 @@ int main(int argc, char **argv)
 	}
 	if (argc > 1 && !strcmp(argv[1], "--host"))
 		return hostmode_main(argc, argv);
+	if (argc == 2 && !strcmp(argv[1], "--examples")) {
+		examples(stdout);
+		return 0;
+	}
 	/* As PID 1 the kernel may pass words of its command line as arguments:
 	 * only a runner started by hand judges them. */
 	if (getpid() != 1 && argc > 1) {

@@ -158,4 +158,5 @@ const struct bm_wl_desc wl_aim7_desc = {
 	.headline = "jobs_min",
 	.plots = aim7_plots,
 	.report = &report_aim7_ops,
+	.example = "mix=fserver tasks=1 jobs=20 filesize=16k poolsize=16k",
 };

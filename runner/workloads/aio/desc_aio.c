@@ -171,4 +171,5 @@ const struct bm_wl_desc wl_aio_desc = {
 	.metrics = aio_metrics,
 	.headline = "files_s",
 	.report = &report_aio_ops,
+	.example = "files=20 fsize=40k qd=8 threads=1 direct=0",
 };

@@ -274,4 +274,5 @@ const struct bm_wl_desc wl_bonnie_desc = {
 	.headline = "rate",
 	.plots = bonnie_plots,
 	.report = &report_bonnie_ops,
+	.example = "size=2M charsize=16k seeks=100 num=1 max_size=0",
 };

@@ -156,4 +156,5 @@ const struct bm_wl_desc wl_dbench_desc = {
 	.headline = "tput",
 	.plots = dbench_plots,
 	.report = &report_dbench_ops,
+	.example = "clients=1 time=2 warmup=1 loadfile=generated",
 };

@@ -84,4 +84,5 @@ const struct bm_wl_desc wl_dd_desc = {
 	.headline = "real",
 	.plots = dd_plots,
 	.report = &report_dd_ops,
+	.example = "size=4M bs=64k",
 };

@@ -145,4 +145,5 @@ const struct bm_wl_desc wl_kerntree_desc = {
 	.describe = kt_describe,
 	.metrics = kerntree_metrics,
 	.headline = "real",
+	.example = "scale=0.001",
 };

@@ -149,4 +149,5 @@ const struct bm_wl_desc wl_lmdd_desc = {
 	.headline = "rate",
 	.plots = lmdd_plots,
 	.report = &report_lmdd_ops,
+	.example = "bs=4k,64k size=1M",
 };

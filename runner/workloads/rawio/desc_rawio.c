@@ -273,4 +273,5 @@ const struct bm_wl_desc wl_rawio_desc = {
 	.plots = rawio_plots,
 	.report = &report_rawio_ops,
 	.raw = rawio_raw,
+	.example = "engine=psync,libaio,io_uring,fixedbufs rw=randread,randwrite size=4M ios=300 qd=1,8 batch=1,4",
 };

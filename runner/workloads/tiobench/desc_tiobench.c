@@ -150,4 +150,5 @@ const struct bm_wl_desc wl_tiobench_desc = {
 	.headline = "rate",
 	.plots = tiobench_plots,
 	.report = &report_tiobench_ops,
+	.example = "threads=1,2 size=1M bs=4k random=50",
 };
