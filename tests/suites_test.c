@@ -12,8 +12,37 @@
 
 #include "fsrun.h"
 #include "profile.h"
+#include "progress.h"
 #include "tap.h"
 #include "wl.h"
+
+/* The runner's count of planned tests (fsrun_planned, END tests=) and the
+ * host's (bm_plan_make: meta.json planned_tests, the progress line) agree
+ * for the suite on two filesystems: `completed` needs them equal. */
+static void check_planned(const char *name, const struct bm_suite *s)
+{
+	static struct fsrun r;
+	static struct bm_plan pl;
+	char err[300];
+	unsigned j, raw = 0;
+
+	memset(&r, 0, sizeof(r));
+	r.suite = *s;
+	r.nprof = 2;
+	for (j = 0; j < s->njobs; j++) {
+		r.wl[j] = wl_find(s->job[j].wl);
+		if (!r.wl[j] || fsrun_job_opts(r.wl[j], s->job[j].args, &r.opts[j], err, sizeof(err)))
+			return;  /* check_suite says what is wrong */
+		raw += bm_wl_job_raw(r.wl[j]->desc, r.opts[j]);
+	}
+	if (bm_plan_make(&pl, s, 2, err, sizeof(err)))
+		tap_ok(0, "suite %s: the host's plan: %s", name, err);
+	else
+		tap_ok(fsrun_planned(&r) == pl.total, "suite %s on 2 filesystems: runner %u, host %u "
+		       "planned tests (%u raw jobs, %u raw tests)", name, fsrun_planned(&r), pl.total,
+		       raw, fsrun_planned_raw(&r));
+	fsrun_free(&r);
+}
 
 static void check_suite(const char *name)
 {
@@ -39,6 +68,7 @@ static void check_suite(const char *name)
 		       s.job[j].wl, s.job[j].args, n, err[0] ? ": " : "", err);
 		free(o);
 	}
+	check_planned(name, &s);
 }
 
 static void check_profile(const char *name)
