@@ -10,6 +10,8 @@
 #   suite      smoke suite per kernel and fs, seeds growth,       (tests/bench_suite.sh)
 #              serial bytes per record, CoV over 5 repeats
 #   appliance  bootmark against fio inside the appliance (TCG)    (tests/bench_appliance.sh)
+#   rawio      rawio against fio 3.33: strace of both on the host, (tests/bench_rawio.sh)
+#              IOPS and CPU per I/O in the appliance on NVMe
 #   host       bootmark host mode against fio 3.33                (tests/bench_host.sh)
 #   fidelity   against dbench 4.0, bonnie++ 2.00a, coreutils dd   (tests/bench_fidelity.sh)
 #   history    history add of a 440-record boot, history changes  (tests/bench_history.sh)
@@ -22,7 +24,7 @@
 # BENCH_STRICT=1.
 set -eu
 
-PARTS=${BENCH_PARTS:-"image boot suite appliance host fidelity history"}
+PARTS=${BENCH_PARTS:-"image boot suite appliance rawio host fidelity history"}
 OUT=${BENCH_OUT:-build/bench}
 export BM=${BM:-build/bootmark} RUNNER=${RUNNER:-build/bootmark-runner} BUILD=${BUILD:-build}
 export BENCH_KERNELS=${BENCH_KERNELS:-"deb:6.1.0-53-amd64 deb:6.12.117+deb12-amd64"}

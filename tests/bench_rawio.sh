@@ -1,0 +1,268 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# make bench, rawio against fio 3.33 (docs/bench.md, "rawio against fio"), in two steps:
+#
+# 1. what both programs do (section rawio-strace; the host, no QEMU): strace -ff of
+#    `bootmark-runner --host` and of fio, same engine, depth, batches and I/O count,
+#    each on a file of its own of the same size in a new folder of $BUILD; from the
+#    thread that did the I/O: the io_uring_setup flags of the measured ring (the
+#    EINVAL retries included) and its registrations must be the same, and so must the
+#    sequence of submitting calls (pread64/pwrite64 and their sizes, io_submit and its
+#    count, io_uring_enter with I/O to submit and its arguments); the waiting calls
+#    are counted, not compared: whether a wait finds the completions already in the
+#    ring is timing (and with SQPOLL so is every io_uring_enter).  The polled and
+#    passthrough engines need an NVMe disk: they are compared by timing only.
+# 2. timing in the appliance (section rawio-qemu): one boot of BENCH_RAWIO_KERNEL
+#    under TCG with the test disk on QEMU's NVMe controller (--disk-bus nvme) and
+#    nvme.poll_queues=2 on the kernel command line, the fio part of the image
+#    (initramfs/bench.list, as tests/bench_appliance.sh builds it) and a suite of
+#    pairs, per engine a rawio line then the fio line with the same parameters:
+#
+#      rawio engine=E qd=Q batch=B ios=N size=S     fio target=disk|ng ioengine=... iodepth=Q
+#                                                     iodepth_batch_submit=B iodepth_batch_complete=B
+#                                                     number_ios=N size=S norandommap=1 ...
+#
+#    FIG lines per engine: IOPS rawio/fio and CPU per I/O rawio/fio, the medians of the
+#    per-repeat ratios, target 0.90 to 1.10 (the same work per I/O as fio, neither
+#    more nor less).  CPU: getrusage of the process on both sides (rawio's cpu_io;
+#    fio's usr+sys x runtime over its I/Os, m_cpu_s / (m_iops x m_time)).
+#
+# Knobs: BENCH_RAWIO_KERNEL (deb:6.1.0-53-amd64), BENCH_RAWIO_ENGINES (all eight),
+# BENCH_RAWIO_QD (16), BENCH_RAWIO_BATCH (4), BENCH_RAWIO_IOS (20000),
+# BENCH_RAWIO_SIZE (1G), BENCH_RAWIO_REPEAT (3), BENCH_RAWIO_POLLQ (2),
+# BENCH_RAWIO_STEPS ("strace qemu"), BENCH_RAWIO_KEEP=1 keeps the work folder.
+# BM, BUILD, RUNNER as every part.  Exit 0 when all was measured, 1 when not, 77
+# when fio or strace is absent and cannot be installed.
+set -eu
+
+. tests/bench_lib.sh
+
+BUILD=${BUILD:-build}
+BM=${BM:-$BUILD/bootmark}
+RUNNER=${RUNNER:-$BUILD/bootmark-runner}
+KERNEL=${BENCH_RAWIO_KERNEL:-deb:6.1.0-53-amd64}
+ENGINES=${BENCH_RAWIO_ENGINES:-"psync libaio io_uring sqpoll fixedbufs hipri uring_cmd uring_cmd_hipri"}
+QD=${BENCH_RAWIO_QD:-16}
+B=${BENCH_RAWIO_BATCH:-4}
+IOS=${BENCH_RAWIO_IOS:-20000}
+SIZE=${BENCH_RAWIO_SIZE:-1G}
+REPEAT=${BENCH_RAWIO_REPEAT:-3}
+POLLQ=${BENCH_RAWIO_POLLQ:-2}
+STEPS=${BENCH_RAWIO_STEPS:-"strace qemu"}
+missing=0
+
+for tool in fio strace; do
+	command -v $tool >/dev/null && continue
+	echo "rawio bench: installing $tool"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q $tool >/dev/null 2>&1 || {
+		echo "rawio bench: skipped: $tool could not be installed"
+		fig rawio-qemu "rawio vs fio" "n/a: no $tool" "-" n/a
+		exit 77
+	}
+done
+
+case $BUILD in /*) b=$BUILD ;; *) b=$PWD/$BUILD ;; esac
+work=$(mktemp -d "$b/bench-rawio.XXXXXX")
+[ "${BENCH_RAWIO_KEEP:-0}" = 1 ] || trap 'rm -rf "$work"' EXIT
+trap 'exit 130' INT TERM
+
+# rawio_args ENGINE / fio_args ENGINE: one test's options on each side
+rawio_args() {
+	q=$QD bt="batch=$B"
+	[ "$1" = psync ] && q=1 bt=""
+	echo "engine=$1 rw=randread bs=4k qd=$q $bt ios=$IOS size=$SIZE"
+}
+fio_args() {
+	common="rw=randread bs=4k size=$SIZE number_ios=$IOS norandommap=1"
+	batch="iodepth=$QD iodepth_batch_submit=$B iodepth_batch_complete=$B"
+	case $1 in
+	psync) echo "target=disk ioengine=psync iodepth=1 direct=1 $common" ;;
+	libaio) echo "target=disk ioengine=libaio direct=1 $batch $common" ;;
+	io_uring) echo "target=disk ioengine=io_uring direct=1 $batch $common" ;;
+	sqpoll) echo "target=disk ioengine=io_uring sqthread_poll=1 direct=1 $batch $common" ;;
+	fixedbufs) echo "target=disk ioengine=io_uring fixedbufs=1 direct=1 $batch $common" ;;
+	hipri) echo "target=disk ioengine=io_uring hipri=1 direct=1 $batch $common" ;;
+	uring_cmd) echo "target=ng ioengine=io_uring_cmd direct=0 $batch $common" ;;
+	uring_cmd_hipri) echo "target=ng ioengine=io_uring_cmd hipri=1 direct=0 $batch $common" ;;
+	esac
+}
+# fio's own command-line flags for the fio workload's options (host step)
+fio_flags() {
+	for kv in $(fio_args "$1"); do
+		case $kv in target=*) ;; *) printf -- '--%s ' "$kv" ;; esac
+	done
+}
+
+# calls TRACE_PREFIX QD: the measured I/O of the thread that did the most of it, one
+# line each: "U <setup>", "S <submit call>", "W <wait call>"; from the measured
+# context's setup (io_setup(QD), the io_uring_setup(QD, ...) attempts) or, for psync,
+# the last O_DIRECT open of the data file
+calls() {
+	f=$(grep -H -c -E '^(io_setup|io_uring_setup|io_submit|io_uring_enter|pread64|pwrite64)\(' \
+		"$1".[0-9]* |
+		sort -t: -k2 -n | tail -n 1 | cut -d: -f1)
+	awk -v qd="$2" '
+	function keep(s) { out[++n] = s }
+	/^io_setup\(/ {
+		if ($0 ~ "^io_setup\\(" qd ",") { start = n + 1; qdsetup = 1; keep("U io_setup " qd) }
+		next }
+	/^io_uring_setup\(/ {
+		if ($0 !~ "^io_uring_setup\\(" qd ",") next
+		if (!insetup) start = n + 1
+		insetup = qdsetup = 1
+		match($0, /flags=[^,]*/); fl = substr($0, RSTART, RLENGTH)
+		r = $0; sub(/.*= /, "", r); sub(/ .*/, "", r)
+		keep("U io_uring_setup " qd " " fl " = " (r ~ /^-/ ? r : "fd")); next }
+	{ insetup = 0 }
+	/^io_uring_register\(/ {
+		match($0, /IORING_REGISTER_[A-Z_]*/); w = substr($0, RSTART, RLENGTH)
+		nr = $0; sub(/\) += .*/, "", nr); sub(/.*, /, "", nr)
+		keep("U register " w " " nr); next }
+	/^open(at)?\(.*O_DIRECT/ && /\.dat"/ { if (!qdsetup) start = n + 1; next }
+	/^(pread64|pwrite64)\(/ { split($0, a, ", "); keep("S " substr($1, 1, index($1, "(") - 1) " " a[3]); next }
+	/^io_submit\(/ { split($0, a, ", "); keep("S io_submit " a[2]); next }
+	/^io_getevents\(/ { split($0, a, ", "); keep("W io_getevents " a[2] " " a[3]); next }
+	/^io_uring_enter\(/ {
+		split($0, a, ", ")
+		if (a[2] + 0 > 0) keep("S io_uring_enter " a[2] " " a[3] " " a[4])
+		else keep("W io_uring_enter " a[2] " " a[3] " " a[4])
+		next }
+	END { for (i = start; i <= n; i++) print out[i] }' "$f"
+}
+
+strace_step() {
+	d=$work/strace
+	mkdir -p "$d/dir"
+	for e in $ENGINES; do
+		case $e in hipri|uring_cmd*) continue ;; esac
+		ios=400
+		rm -rf "$d/dir"/* "$d/r".* "$d/f".*
+		# shellcheck disable=SC2046 # word lists on purpose
+		strace -ff -o "$d/r" "$RUNNER" --host "$d/dir" --workload rawio \
+			$(rawio_args $e | sed "s/ios=[0-9]*/ios=$ios/; s/size=[^ ]*/size=64M/") \
+			>"$d/rawio.out" 2>&1 || true
+		head -c 64M /dev/zero | tr '\0' Z > "$d/dir/f.dat"
+		# shellcheck disable=SC2046
+		strace -ff -o "$d/f" fio --name=bm --filename="$d/dir/f.dat" \
+			$(fio_flags $e | sed "s/number_ios=[0-9]*/number_ios=$ios/; s/size=[^ ]*/size=64M/") \
+			--fallocate=none --fadvise_hint=0 --output-format=terse >"$d/fio.out" 2>&1 || true
+		q=$QD
+		[ $e = psync ] && q=1
+		calls "$d/r" $q > "$d/$e.rawio"
+		calls "$d/f" $q > "$d/$e.fio"
+		for side in rawio fio; do
+			grep '^U' "$d/$e.$side" > "$d/$e.$side.U" || true
+			grep '^S' "$d/$e.$side" > "$d/$e.$side.S" || true
+		done
+		nr=$(wc -l < "$d/$e.rawio.S") nf=$(wc -l < "$d/$e.fio.S")
+		wr=$(grep -c '^W' "$d/$e.rawio" || true) wf=$(grep -c '^W' "$d/$e.fio" || true)
+		echo "rawio strace $e: setup rawio: $(tr '\n' ';' < "$d/$e.rawio.U")"
+		echo "rawio strace $e: setup fio:   $(tr '\n' ';' < "$d/$e.fio.U")"
+		echo "rawio strace $e: submitting calls rawio $nr, fio $nf; waiting calls rawio $wr, fio $wf"
+		same=FAIL
+		cmp -s "$d/$e.rawio.U" "$d/$e.fio.U" && [ -s "$d/$e.rawio.U" -o $e = psync ] && same=PASS
+		fig rawio-strace "$e setup (ring flags, retries, registrations)" \
+			"$([ $same = PASS ] && echo same || echo differ)" "same" $same
+		if [ $e = sqpoll ]; then
+			# the kernel's thread submits; a call only when it sleeps: timing
+			fig rawio-strace "$e io_uring_enter(SQ_WAKEUP) calls rawio/fio" "$nr/$nf" - -
+		else
+			same=FAIL
+			[ "$nr" -gt 0 ] && cmp -s "$d/$e.rawio.S" "$d/$e.fio.S" && same=PASS
+			[ $same = PASS ] || diff "$d/$e.rawio.S" "$d/$e.fio.S" | head -n 5 || true
+			fig rawio-strace "$e submitting calls (sequence, sizes, counts)" "$nr/$nf" \
+				"same" $same
+		fi
+		fig rawio-strace "$e waiting calls rawio/fio" "$wr/$wf" - -
+		[ "$nr" -gt 0 ] || missing=1
+	done
+}
+
+qemu_step() {
+	[ -x /usr/bin/fio ] || { fig rawio-qemu "rawio vs fio" "n/a: no /usr/bin/fio" - n/a; missing=1; return; }
+	cp -r configs "$work/cfg"
+	{
+		echo "# rawio and fio with the same parameters, in pairs (tests/bench_rawio.sh)"
+		echo "suite disk_size=4G repeat=$REPEAT"
+		for e in $ENGINES; do
+			echo "rawio $(rawio_args $e)"
+			echo "fio $(fio_args $e)"
+		done
+	} > "$work/cfg/suites/rawpair"
+	BM_CONFIGS=$work/cfg sh initramfs/mklist.sh initramfs/bench.list /usr/bin/fio \
+		> "$work/bench.list" || { fig rawio-qemu "rawio vs fio" "n/a: mklist.sh" - n/a; missing=1; return; }
+	"$BUILD/bm-mkinitramfs" -o "$work/bench.cpio" "$work/bench.list" &&
+		zstd -q -T1 -3 -c "$work/bench.cpio" > "$work/bench.cpio.zst" ||
+		{ fig rawio-qemu "rawio vs fio" "n/a: the fio part" - n/a; missing=1; return; }
+	echo "rawio bench: $KERNEL nvme.poll_queues=$POLLQ, NVMe, $IOS random 4k reads per test," \
+		"qd $QD batch $B, $REPEAT repeats"
+	t0=$(date +%s)
+	rc=0
+	"$BM" run --kernel "$KERNEL nvme.poll_queues=$POLLQ" --disk-bus nvme --suite rawpair \
+		--fs ext4 --out "$work/out" --configs "$work/cfg" --extra-initrd "$work/bench.cpio.zst" \
+		> "$work/run.log" 2>&1 || rc=$?
+	echo "rawio bench: bootmark run exit $rc, $(($(date +%s) - t0)) s"
+	log=$(ls "$work"/out/*/results.log 2>/dev/null | head -n 1)
+	[ -n "$log" ] || { tail -n 20 "$work/run.log"; fig rawio-qemu "rawio vs fio" "n/a: no boot" - n/a; missing=1; return; }
+	grep -a ' E ' "$log" | head -n 5 || true
+	# R records -> "pair side rep iops cpu_us_per_io"; first copy of each
+	grep -a '^@@B1 [0-9a-f]* [0-9]* R ' "$log" | awk '
+	{
+		delete m; wl = test = rep = ""
+		for (i = 5; i <= NF; i++) {
+			split($i, kv, "=")
+			if (kv[1] == "wl") wl = kv[2]
+			else if (kv[1] == "test") test = kv[2]
+			else if (kv[1] == "rep") rep = kv[2]
+			else if (kv[1] ~ /^m_/) { split(kv[2], vu, ":"); m[substr(kv[1], 3)] = vu[1] }
+		}
+		if (seen[test, rep]++) next
+		pair = test; sub(/^(raw|fio)-/, "", pair)
+		if (wl == "rawio") printf "%s rawio %s %.1f %.3f\n", pair, rep, m["iops"], m["cpu_io"]
+		else if (wl == "fio" && m["iops"] > 0 && m["time"] > 0)
+			printf "%s fio %s %.1f %.3f\n", pair, rep, m["iops"],
+				1e6 * m["cpu_s"] / (m["iops"] * m["time"])
+	}' > "$work/figs"
+	for e in $ENGINES; do
+		pair=$(printf '%s\n' "$(rawio_args $e)" | awk -v e=$e '{
+			w["psync"] = "psync"; w["libaio"] = "libaio"; w["io_uring"] = "uring"
+			w["sqpoll"] = "sqpoll"; w["fixedbufs"] = "fixed"; w["hipri"] = "hipri"
+			w["uring_cmd"] = "nvme"; w["uring_cmd_hipri"] = "nvmehi"
+			q = $4; sub(/qd=/, "", q); b = ""
+			if (e != "psync") { b = $5; sub(/batch=/, "", b); b = (b > 1) ? "-b" b : "" }
+			printf "%s-r4k-q%s%s\n", w[e], q, b }')
+		ratio() {
+			awk -v p="$pair" -v c="$1" '$1 == p { if ($2 == "rawio") r[$3] = $c; else f[$3] = $c }
+				END { for (k in r) if ((k in f) && f[k] > 0) print r[k] / f[k] }' "$work/figs"
+		}
+		col() { awk -v p="$pair" -v s="$1" -v c="$2" '$1 == p && $2 == s { print $c }' "$work/figs"; }
+		n=$(ratio 4 | wc -l)
+		if [ "$n" -eq 0 ]; then
+			echo "rawio bench $e ($pair): not measured"
+			fig rawio-qemu "$e IOPS rawio/fio" "n/a: no pair" "0.90-1.10" n/a
+			missing=1
+			continue
+		fi
+		ir=$(ratio 4 | median) cr=$(ratio 5 | median)
+		echo "rawio bench $e ($pair): IOPS rawio $(col rawio 4 | median), fio $(col fio 4 | median)," \
+			"ratio $ir; CPU us/IO rawio $(col rawio 5 | median), fio $(col fio 5 | median)," \
+			"ratio $cr ($n pairs)"
+		for k in "IOPS:$ir" "CPU per I/O:$cr"; do
+			v=${k#*:}
+			ok=$(awk -v v="$v" 'BEGIN { print (v >= 0.90 && v <= 1.10) ? "PASS" : "FAIL" }')
+			fig rawio-qemu "$e ${k%%:*} rawio/fio" "$(printf '%.3fx' "$v")" "0.90-1.10" $ok
+		done
+		[ "$n" -lt 2 ] || fig repeat "qemu rawio $e IOPS CoV" "$(col rawio 4 | cov) %" - -
+	done
+	echo "rawio bench: per test and repeat (pair side rep IOPS cpu_us_per_io):"
+	sort "$work/figs"
+}
+
+for s in $STEPS; do
+	case $s in
+	strace) strace_step ;;
+	qemu) qemu_step ;;
+	*) echo "rawio bench: unknown step $s"; missing=1 ;;
+	esac
+done
+exit "$missing"
