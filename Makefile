@@ -264,6 +264,11 @@ check-capture: all
 check-disk: all
 	$(Q)BM=$(O)/bootmark $(STEP) disk sh tests/disk_safety.sh
 
+# Every --disk-bus (virtio, virtio-scsi, NVMe, SATA, SAS, MegaRAID) on both kernels, a
+# decoy disk on the same bus left as it was, no module list (the runner's coldplug)
+check-buses: all
+	$(Q)BM=$(O)/bootmark $(STEP) buses sh tests/buses.sh
+
 # The hardware watchdog (QEMU's i6300esb): a hung or panicked box is reset
 check-watchdog: all
 	$(Q)BM=$(O)/bootmark $(STEP) watchdog sh tests/watchdog.sh
@@ -378,7 +383,7 @@ CHECK_JOBS ?= 2
 CHECK_PHASE1 := check-layers check-unit check-bench check-kernels check-image check-host check-report \
 	check-stats check-history
 CHECK_PHASE2 := check-compare check-bisect check-watchdog
-CHECK_PHASE3 := check-e2e check-ci check-disk check-pxe check-capture check-lava check-faults \
+CHECK_PHASE3 := check-e2e check-ci check-disk check-buses check-pxe check-capture check-lava check-faults \
 	check-verdicts check-outsafety check-sharedcache check-agree check-docs
 CHECK_PARTS := $(CHECK_PHASE1) $(CHECK_PHASE2) $(CHECK_PHASE3)
 CHECK_MAKE = CHECK_LOG=$(abspath $(O))/check.log $(MAKE) --no-print-directory
@@ -438,7 +443,8 @@ clean:
 
 .PHONY: all check check-unit check-layers check-image check-host check-report check-compare check-e2e check-bisect \
 	run bench deps \
-	check-disk check-pxe check-capture check-lava check-watchdog check-lab check-faults check-bench \
+	check-disk check-buses check-pxe check-capture check-lava check-watchdog check-lab check-faults \
+	check-bench \
 	check-verdicts check-outsafety check-sharedcache check-kernels check-distro clean fuzz \
 	check-docs check-agree check-stats check-ci check-history history-accuracy
 .SECONDARY:

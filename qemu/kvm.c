@@ -44,6 +44,7 @@ static int probe(const char *vmlinuz, const char *workdir, char *why, size_t why
 		.vmlinuz = vmlinuz, .append = PROBE_APPEND, .machine = "q35",
 		.kvm = 1, .mem_mib = 256, .smp = 1, .icount = -1,
 		.console_fd = -1, .results_fd = -1, .disk_fd = -1, .disk_ro_fd = -1,
+		.decoy_fd = -1, .decoy_ro_fd = -1,
 	};
 	struct bm_argv a = { 0 };
 	char log[4096], qlog[4096];

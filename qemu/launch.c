@@ -105,23 +105,62 @@ static int direct_cache(const char *mode)
 	return mode && (!strcmp(mode, "none") || !strcmp(mode, "directsync"));
 }
 
+/* The guest's drivers for each: docs/cli.md --disk-bus, docs/bare-metal.md. */
+#define BUSES(X) \
+	X("virtio", NULL, "virtio-blk-pci", BM_UNIT_PCI) \
+	X("virtio-scsi", "virtio-scsi-pci", "scsi-hd", BM_UNIT_SCSI) \
+	X("nvme", NULL, "nvme", BM_UNIT_PCI) \
+	X("sata", "ahci", "ide-hd", BM_UNIT_PORT) \
+	X("sas", "mptsas1068", "scsi-hd", BM_UNIT_SAS) \
+	X("megasas", "megasas-gen2", "scsi-hd", BM_UNIT_SCSI)
+#define BUS_ENTRY(n, hba, disk, unit) { n, hba, disk, unit },
+#define BUS_NAME(n, hba, disk, unit) n,
+
+const struct bm_disk_bus bm_disk_buses[] = { BUSES(BUS_ENTRY) { NULL, NULL, NULL, BM_UNIT_PCI } };
+const char *const bm_disk_bus_choices[] = { BUSES(BUS_NAME) NULL };
+
+const struct bm_disk_bus *bm_disk_bus_find(const char *name)
+{
+	const struct bm_disk_bus *b;
+
+	if (!name || !name[0])
+		name = "virtio";
+	for (b = bm_disk_buses; b->name; b++)
+		if (!strcmp(b->name, name))
+			return b;
+	return NULL;
+}
+
+/* A pair of descriptors of one image, read-write and read-only (QEMU
+ * probes the image read-only first): 0 or -errno, both -1 on failure. */
+static int open_pair(const char *path, int flags, int *rw, int *ro)
+{
+	*rw = open(path, O_RDWR | O_NOFOLLOW | flags);
+	*ro = *rw < 0 ? -1 : open(path, O_RDONLY | O_NOFOLLOW | flags);
+	if (*ro >= 0)
+		return 0;
+	if (*rw >= 0)
+		close(*rw);
+	*rw = -1;
+	return -errno;
+}
+
 int bm_qemu_open_fds(struct bm_qemu_cfg *c)
 {
 	int dflag = direct_cache(c->disk_cache) ? O_DIRECT : 0, rc;
 
 	c->console_fd = c->results_fd = c->disk_fd = c->disk_ro_fd = -1;
+	c->decoy_fd = c->decoy_ro_fd = -1;
 	/* no O_CLOEXEC: QEMU inherits them */
 	rc = c->console_fd = bm_out_open(c->console_log, O_WRONLY, 0644);
 	if (rc >= 0 && c->results_log)
 		rc = c->results_fd = bm_out_open(c->results_log, O_WRONLY, 0644);
-	if (rc >= 0 && c->disk) {
-		/* the image bootmark just created: opened, not created, here */
-		rc = c->disk_fd = open(c->disk, O_RDWR | O_NOFOLLOW | dflag);
-		if (rc >= 0)
-			rc = c->disk_ro_fd = open(c->disk, O_RDONLY | O_NOFOLLOW | dflag);
-		if (rc < 0)
-			rc = -errno;
-	}
+	/* the image bootmark just created: opened, not created, here */
+	if (rc >= 0 && c->disk)
+		rc = open_pair(c->disk, dflag, &c->disk_fd, &c->disk_ro_fd);
+	/* the user's own image, checked by bm_decoy_check before anything existed */
+	if (rc >= 0 && c->decoy)
+		rc = open_pair(c->decoy, 0, &c->decoy_fd, &c->decoy_ro_fd);
 	if (rc >= 0)
 		return 0;
 	bm_qemu_close_fds(c);  /* the failed one holds -errno: not closed */
@@ -130,7 +169,8 @@ int bm_qemu_open_fds(struct bm_qemu_cfg *c)
 
 void bm_qemu_close_fds(struct bm_qemu_cfg *c)
 {
-	int *fd[] = { &c->console_fd, &c->results_fd, &c->disk_fd, &c->disk_ro_fd };
+	int *fd[] = { &c->console_fd, &c->results_fd, &c->disk_fd, &c->disk_ro_fd,
+		      &c->decoy_fd, &c->decoy_ro_fd };
 	size_t i;
 
 	for (i = 0; i < sizeof(fd) / sizeof(fd[0]); i++) {
@@ -159,9 +199,63 @@ int bm_qemu_cpu_check(const char *s)
 		? 0 : -EINVAL;
 }
 
-int bm_qemu_argv(const struct bm_qemu_cfg *c, struct bm_argv *a)
+/* -drive of one image (by its descriptors when open), id d<unit>. */
+static void add_drive(struct bm_argv *a, const char *path, int fd, int ro_fd, int unit,
+		      const char *cache)
 {
 	char esc[2 * 4096 + 1];
+
+	if (fd >= 0) {
+		add_fd(a, fd, fd + 1);
+		add_fd(a, ro_fd, fd + 1);
+		snprintf(esc, sizeof(esc), "/dev/fdset/%d", fd + 1);
+	} else {
+		opt_escape(path, esc, sizeof(esc));
+	}
+	bm_argv_add(a, "-drive");
+	bm_argv_addf(a, "file=%s,if=none,id=d%d,format=raw,cache=%s", esc, unit, cache);
+}
+
+/* -device of the disk on drive d<unit>, at that unit of the bus's adapter. */
+static void add_disk_dev(struct bm_argv *a, const struct bm_disk_bus *b, int unit,
+			 const char *serial)
+{
+	bm_argv_add(a, "-device");
+	if (b->unit == BM_UNIT_PORT)
+		bm_argv_addf(a, "%s,drive=d%d,bus=hba0.%d,serial=%s", b->disk, unit, unit, serial);
+	else if (b->unit == BM_UNIT_SCSI)
+		bm_argv_addf(a, "%s,drive=d%d,bus=hba0.0,scsi-id=%d,serial=%s", b->disk, unit, unit,
+			     serial);
+	else if (b->unit == BM_UNIT_SAS)
+		bm_argv_addf(a, "%s,drive=d%d,bus=hba0.0,scsi-id=%d,serial=%s,wwn=" BM_SAS_WWN "%d",
+			     b->disk, unit, unit, serial, unit);
+	else
+		bm_argv_addf(a, "%s,drive=d%d,serial=%s", b->disk, unit, serial);
+}
+
+/* The test disk and the decoy on the configured bus (unknown: virtio's). */
+static void add_disks(struct bm_argv *a, const struct bm_qemu_cfg *c)
+{
+	const struct bm_disk_bus *b = bm_disk_bus_find(c->disk_bus);
+
+	if (!b)
+		b = bm_disk_bus_find("virtio");
+	add_drive(a, c->disk, c->disk_fd, c->disk_ro_fd, 0,
+		  c->disk_cache ? c->disk_cache : "writeback");
+	/* the decoy is a user's file: cached by the host, never O_DIRECT */
+	if (c->decoy)
+		add_drive(a, c->decoy, c->decoy_fd, c->decoy_ro_fd, 1, "writeback");
+	if (b->hba) {
+		bm_argv_add(a, "-device");
+		bm_argv_addf(a, "%s,id=hba0", b->hba);
+	}
+	add_disk_dev(a, b, 0, BM_DISK_SERIAL);
+	if (c->decoy)
+		add_disk_dev(a, b, 1, BM_DECOY_SERIAL);
+}
+
+int bm_qemu_argv(const struct bm_qemu_cfg *c, struct bm_argv *a)
+{
 	const char *const fixed[] = { BM_QEMU_BIN, "-nodefaults", "-no-user-config",
 				      "-nographic", "-no-reboot", NULL };
 	int i;
@@ -205,20 +299,8 @@ int bm_qemu_argv(const struct bm_qemu_cfg *c, struct bm_argv *a)
 	add_serial(a, "con", c->console_log, c->console_fd);
 	if (c->results_log)
 		add_serial(a, "res", c->results_log, c->results_fd);
-	if (c->disk) {
-		if (c->disk_fd >= 0) {
-			add_fd(a, c->disk_fd, c->disk_fd + 1);
-			add_fd(a, c->disk_ro_fd, c->disk_fd + 1);
-			snprintf(esc, sizeof(esc), "/dev/fdset/%d", c->disk_fd + 1);
-		} else {
-			opt_escape(c->disk, esc, sizeof(esc));
-		}
-		bm_argv_add(a, "-drive");
-		bm_argv_addf(a, "file=%s,if=none,id=d0,format=raw,cache=%s", esc,
-			     c->disk_cache ? c->disk_cache : "writeback");
-		bm_argv_add(a, "-device");
-		bm_argv_add(a, "virtio-blk-pci,drive=d0,serial=" BM_DISK_SERIAL);
-	}
+	if (c->disk)
+		add_disks(a, c);
 	return a->err;
 }
 

@@ -3,8 +3,10 @@
  * Booting a kernel in QEMU: the argv, the KVM probe and the watchdog.
  *
  * Serial lines: ttyS0 (console) -> console.log, ttyS1 (results) ->
- * results.log.  The test disk is a raw sparse file on virtio-blk with
- * serial BMSCRATCH0, the only disk the runner may touch.
+ * results.log.  The test disk is a raw sparse file with serial BMSCRATCH0,
+ * the only disk the runner may touch, on the bus --disk-bus names
+ * (virtio-blk by default); a decoy disk (serial BMDECOY0) may sit on the
+ * same bus, as a lab box's other disks do.
  */
 #ifndef BM_QEMU_H
 #define BM_QEMU_H
@@ -17,6 +19,43 @@
 #define BM_QEMU_BIN   "qemu-system-x86_64"
 #define BM_QBOOT_ROM  "/usr/share/qemu/qboot.rom"
 #define BM_DISK_SERIAL "BMSCRATCH0"
+#define BM_DECOY_SERIAL "BMDECOY0"
+
+/*
+ * A disk bus as QEMU emulates it: the host bus adapter's device (NULL: the
+ * disk is a PCI device itself) and the disk's device, placed on the
+ * adapter's bus at unit 0 (the decoy at unit 1).  The controllers are the
+ * ones lab boxes have: NVMe, AHCI (SATA), an LSI SAS1068 HBA, a MegaRAID
+ * SAS 2108 RAID HBA, and virtio's two.
+ */
+enum bm_bus_unit {
+	BM_UNIT_PCI,            /* the disk is a PCI device of its own: no address */
+	BM_UNIT_PORT,           /* one disk a port: bus=hba0.<unit> (AHCI) */
+	BM_UNIT_SCSI,           /* SCSI targets: bus=hba0.0,scsi-id=<unit> */
+	BM_UNIT_SAS,            /* the same with a SAS address of its own (wwn=) */
+};
+
+/*
+ * The SAS address of a disk on the SAS HBA: QEMU's mptsas reports the
+ * disk's wwn as the address of what is attached to a phy, and Linux's
+ * mptsas skips a phy whose attached address is 0 (mptsas_setup_wide_ports):
+ * a disk without one is never found.  NAA 3, locally assigned, "BM", the
+ * unit in the last digit: unique per disk, as wide-port merging requires.
+ */
+#define BM_SAS_WWN "0x3000424d0000000"
+
+struct bm_disk_bus {
+	const char *name;       /* --disk-bus */
+	const char *hba;        /* -device model of the adapter, or NULL */
+	const char *disk;       /* -device model of the disk */
+	enum bm_bus_unit unit;  /* how a disk is addressed on the adapter */
+};
+
+extern const struct bm_disk_bus bm_disk_buses[];
+/* NULL-terminated names of bm_disk_buses, for an option's choices. */
+extern const char *const bm_disk_bus_choices[];
+/* The bus of that name (NULL or "" is virtio), or NULL when unknown. */
+const struct bm_disk_bus *bm_disk_bus_find(const char *name);
 
 struct bm_argv {
 	char **v;       /* NULL-terminated once anything was added */
@@ -42,7 +81,10 @@ struct bm_qemu_cfg {
 	const char *console_log;
 	const char *results_log;  /* NULL = no second UART */
 	const char *disk;         /* NULL = no disk */
+	const char *disk_bus;     /* bm_disk_buses name; NULL = virtio */
+	const char *decoy;        /* a second disk on the same bus, serial BMDECOY0; NULL none */
 	int console_fd, results_fd, disk_fd, disk_ro_fd;  /* -1 = by path */
+	int decoy_fd, decoy_ro_fd;                        /* the same for the decoy */
 	const char *disk_cache;   /* none, writeback, unsafe ... */
 	const char *machine;      /* q35 or pc */
 	const char *cpu;          /* -cpu; NULL or "auto": bm_qemu_cpu()'s default */

@@ -23,7 +23,7 @@ static void build_cpu(struct bm_argv *a, int kvm, int icount, const char *cpu)
 	struct bm_qemu_cfg c = {
 		.vmlinuz = "/k/vmlinuz", .append = "console=ttyS0", .console_log = "/o/console.log",
 		.disk = "/o/disk.img", .disk_cache = "unsafe", .console_fd = -1, .results_fd = -1,
-		.disk_fd = -1, .disk_ro_fd = -1, .kvm = kvm, .mem_mib = 512, .smp = 1, .icount = icount,
+		.disk_fd = -1, .disk_ro_fd = -1, .decoy_fd = -1, .decoy_ro_fd = -1, .kvm = kvm, .mem_mib = 512, .smp = 1, .icount = icount,
 		.cpu = cpu,
 	};
 
@@ -70,6 +70,66 @@ static void test_cpu(void)
 		tap_ok(bm_qemu_cpu_check(bad[i]) == -EINVAL, "refused: '%s'", bad[i]);
 }
 
+/* Every -device word of a, joined by '|', in order. */
+static void devices(const struct bm_argv *a, char *out, size_t len)
+{
+	size_t i, used = 0;
+
+	out[0] = '\0';
+	for (i = 0; i + 1 < a->n; i++)
+		if (!strcmp(a->v[i], "-device"))
+			used += (size_t)snprintf(out + used, len - used, "%s%s", used ? "|" : "",
+						 a->v[i + 1]);
+}
+
+/* --disk-bus: the adapter, then the disk at unit 0 and the decoy at unit 1,
+ * each with its serial; an unknown name cannot reach here (the option's
+ * choices) but falls back to virtio. */
+static void test_buses(void)
+{
+	static const struct { const char *bus, *want; } cases[] = {
+		{ "virtio", "virtio-blk-pci,drive=d0,serial=BMSCRATCH0|"
+			    "virtio-blk-pci,drive=d1,serial=BMDECOY0" },
+		{ "virtio-scsi", "virtio-scsi-pci,id=hba0|"
+				 "scsi-hd,drive=d0,bus=hba0.0,scsi-id=0,serial=BMSCRATCH0|"
+				 "scsi-hd,drive=d1,bus=hba0.0,scsi-id=1,serial=BMDECOY0" },
+		{ "nvme", "nvme,drive=d0,serial=BMSCRATCH0|nvme,drive=d1,serial=BMDECOY0" },
+		{ "sata", "ahci,id=hba0|ide-hd,drive=d0,bus=hba0.0,serial=BMSCRATCH0|"
+			  "ide-hd,drive=d1,bus=hba0.1,serial=BMDECOY0" },
+		{ "sas", "mptsas1068,id=hba0|"
+			 "scsi-hd,drive=d0,bus=hba0.0,scsi-id=0,serial=BMSCRATCH0,wwn=0x3000424d00000000|"
+			 "scsi-hd,drive=d1,bus=hba0.0,scsi-id=1,serial=BMDECOY0,wwn=0x3000424d00000001" },
+		{ "megasas", "megasas-gen2,id=hba0|"
+			     "scsi-hd,drive=d0,bus=hba0.0,scsi-id=0,serial=BMSCRATCH0|"
+			     "scsi-hd,drive=d1,bus=hba0.0,scsi-id=1,serial=BMDECOY0" },
+	};
+	char got[512];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct bm_qemu_cfg c = {
+			.vmlinuz = "/k/vmlinuz", .append = "x", .console_log = "/o/console.log",
+			.disk = "/o/disk.img", .disk_cache = "none", .disk_bus = cases[i].bus,
+			.decoy = "/o/decoy.img", .console_fd = -1, .results_fd = -1,
+			.disk_fd = -1, .disk_ro_fd = -1, .decoy_fd = -1, .decoy_ro_fd = -1,
+			.mem_mib = 512, .smp = 1, .icount = -1,
+		};
+		struct bm_argv a = { 0 };
+
+		tap_ok(bm_qemu_argv(&c, &a) == 0, "argv on %s", cases[i].bus);
+		devices(&a, got, sizeof(got));
+		TAP_EQ_STR(got, cases[i].want, cases[i].bus);
+		bm_argv_free(&a);
+	}
+	tap_ok(bm_disk_bus_find(NULL) && !strcmp(bm_disk_bus_find(NULL)->name, "virtio"),
+	       "no bus named: virtio");
+	tap_ok(!bm_disk_bus_find("scsi"), "an unknown bus is not found");
+	for (i = 0; bm_disk_buses[i].name; i++)
+		tap_ok(bm_disk_bus_choices[i] && !strcmp(bm_disk_bus_choices[i], bm_disk_buses[i].name),
+		       "choice %zu is the table's %s", i, bm_disk_buses[i].name);
+	tap_ok(!bm_disk_bus_choices[i], "as many choices as buses");
+}
+
 int main(void)
 {
 	struct bm_argv a;
@@ -97,5 +157,6 @@ int main(void)
 	TAP_EQ_STR(v ? v : "(none)", "kvm", "KVM: -accel kvm");
 	bm_argv_free(&a);
 	test_cpu();
+	test_buses();
 	return tap_done();
 }

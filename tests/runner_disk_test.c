@@ -190,7 +190,7 @@ static void test_find(void)
 	       "ambiguous size");
 	refuse("BMSCRATCH0", "", "", 12345, -ENODEV, "size=12345", "size=1073741824",
 	       "right serial, wrong size");
-	TAP_EQ_INT(disk_wait(sysblock, &(struct disk_sel){ "NOPE", "", "", 0 }, 0, &d, err,
+	TAP_EQ_INT(disk_wait(sysblock, &(struct disk_sel){ "NOPE", "", "", 0 }, 0, NULL, &d, err,
 			     sizeof(err)), -ENODEV, "no wait");
 }
 

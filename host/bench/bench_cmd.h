@@ -35,6 +35,7 @@ struct bench_opts {
 	char accel[8];
 	char boot_method[8];
 	char cpu[64];
+	char disk_bus[16];
 	char compress[64];
 	long long runs, mem, smp, settle_ms;
 };

@@ -152,6 +152,7 @@ static const struct {
 	{ NULL, "image", "FILE" },
 	{ NULL, "cpu", "MODEL" },
 	{ NULL, "extra-initrd", "FILE" },
+	{ NULL, "decoy-disk", "FILE" },
 	{ NULL, "junit", "FILE" },
 	{ NULL, "run", "ID" },
 	{ NULL, "mem", "MiB" },

@@ -56,6 +56,9 @@ static const struct bm_opt bench_tab[] = {
 		  "kernel can do is booted too, for the comparison" },
 	{ .name = "cpu", .type = BM_OPT_STR, .off = offsetof(struct bench_opts, cpu),
 	  .len = sizeof(((struct bench_opts *)0)->cpu), .def = "auto", .help = BM_CPU_HELP },
+	{ .name = "disk-bus", .type = BM_OPT_STR, .off = offsetof(struct bench_opts, disk_bus),
+	  .len = sizeof(((struct bench_opts *)0)->disk_bus), .def = "virtio",
+	  .choices = bm_disk_bus_choices, .help = BM_DISK_BUS_HELP },
 	{ .name = "settle-ms", .type = BM_OPT_INT, .off = offsetof(struct bench_opts, settle_ms),
 	  .def = "1000", .min = 0, .max = 60000,
 	  .help = "pause before each boot: a boot started right after another QEMU exits "
@@ -201,7 +204,7 @@ static int load_configs(struct bench *B)
 	B->c = (struct bm_run_cfg){
 		.out = B->out, .suite = "smoke", .fs = "ext4", .tools = B->exe,
 		.image = B->image, .accel = B->o.accel, .disk_cache = "auto", .machine = "q35",
-		.cpu = B->o.cpu,
+		.cpu = B->o.cpu, .disk_bus = B->o.disk_bus,
 		.boot_method = B->o.boot_method,
 		.modules = B->modules, .disk_size = B->suite.disk_size,
 		.mem = (int)B->o.mem, .smp = (int)B->o.smp, .icount = -1,

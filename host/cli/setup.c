@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "initrd.h"
@@ -106,6 +107,28 @@ static int check_tools(const struct bm_setup *s)
 	return 0;
 }
 
+/*
+ * --decoy-disk: QEMU gets it read-write (a decoy the guest could not write
+ * would prove nothing), so it must be the user's own regular file, named
+ * directly: not a link, not a device, not another user's file.
+ */
+static int check_decoy(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st)) {
+		bm_msg("cannot use %s (--decoy-disk): %s", path, strerror(errno));
+		return -EINVAL;
+	}
+	if (!S_ISREG(st.st_mode) || st.st_uid != getuid()) {
+		bm_msg("cannot use %s (--decoy-disk): %s", path,
+		       S_ISLNK(st.st_mode) ? "a symbolic link" : !S_ISREG(st.st_mode)
+		       ? "not a regular file" : "not your own file");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int bm_setup_load(struct bm_setup *s, const struct bm_boot_opts *o, const char *suite,
 		  const char *fs)
 {
@@ -121,6 +144,8 @@ int bm_setup_load(struct bm_setup *s, const struct bm_boot_opts *o, const char *
 		       "letters, digits and . _ - + = , only)", o->cpu);
 		return -EINVAL;
 	}
+	if (o->decoy[0] && check_decoy(o->decoy))
+		return -EINVAL;
 	if (o->extra_initrd[0] && access(o->extra_initrd, R_OK)) {
 		bm_msg("cannot read %s (--extra-initrd): %s", o->extra_initrd, strerror(errno));
 		return -EINVAL;
@@ -237,6 +262,7 @@ void bm_setup_run_cfg(const struct bm_setup *s, const struct bm_boot_opts *o, co
 		.silence = (int)o->silence, .timeout = (int)o->timeout,
 		.keep_disk = o->keep_disk, .icount = (int)o->icount,
 		.fail_on_warning = o->fail_on_warning, .extra_initrd = o->extra_initrd,
+		.disk_bus = o->disk_bus, .decoy = o->decoy,
 		.planned = s->tests.total,
 	};
 	/* icount runs the vCPUs round-robin in one thread, and the 6.1 kernel's

@@ -31,6 +31,8 @@ struct bm_boot_opts {
 	int keep_disk;
 	int fail_on_warning;
 	char extra_initrd[PATH_MAX];
+	char disk_bus[16];
+	char decoy[PATH_MAX];
 };
 
 extern const char *const bm_accel_choices[];
@@ -75,7 +77,10 @@ extern const char *const bm_machine_choices[];
 	  "KASAN...) kernel-warning, exit 14; without it they are only recorded" }, \
 	BM_BOOT_OPT_STR("extra-initrd", T, m, extra_initrd, NULL, NULL, \
 			"a (compressed) newc archive appended to every initrd, e.g. the " \
-			"benchmark part with fio (docs/performance.md)")
+			"benchmark part with fio (docs/performance.md)"), \
+	BM_BOOT_OPT_STR("disk-bus", T, m, disk_bus, "virtio", bm_disk_bus_choices, \
+			BM_DISK_BUS_HELP), \
+	BM_BOOT_OPT_STR("decoy-disk", T, m, decoy, NULL, NULL, BM_DECOY_HELP)
 
 #define BM_SETUP_FS_MAX 8
 

@@ -9,7 +9,7 @@
 
 static const char *const columns[] = {
 	"kernel", "fs", "workload", "variant", "metric", "value", "unit", "repeat",
-	"partial", "status", "run", "label", "schema", NULL,
+	"partial", "status", "run", "label", "schema", "disk_bus", NULL,
 };
 
 void bm_csv_field(FILE *f, const char *s)
@@ -73,6 +73,8 @@ static void row(struct bm_export *e, const char *const vals[])
 void bm_export_boot(struct bm_export *e, const char *label, const struct bm_results *r)
 {
 	const char *kernel = bm_hello_get(r, "kernel");
+	/* the bus the guest found its disk on (HELLO), as the tests ran on it */
+	const char *bus = bm_hello_get(r, "disk_bus");
 	char value[40], rep[16], partial[4];
 	size_t i;
 	unsigned m;
@@ -86,7 +88,7 @@ void bm_export_boot(struct bm_export *e, const char *label, const struct bm_resu
 			const char *vals[] = {
 				kernel ? kernel : "", h->fs, h->wl, h->test, h->m[m].name,
 				value, h->m[m].unit, rep, partial, bm_status_name(r->status),
-				r->run, label, BM_SCHEMA_EXPORT, NULL,
+				r->run, label, BM_SCHEMA_EXPORT, bus ? bus : "", NULL,
 			};
 
 			bm_fmt_double(value, sizeof(value), h->m[m].value);

@@ -348,13 +348,17 @@ static void boot_test(struct boot_ctx *c)
 static void boot_env(struct boot_ctx *c)
 {
 	const char *cpu = bm_hello_get(&c->b->r, "cpu"), *ncpu = bm_hello_get(&c->b->r, "ncpu");
+	const char *bus = bm_hello_get(&c->b->r, "disk_bus");
+	const char *drv = bm_hello_get(&c->b->r, "disk_driver");
 	char accel[16];
 
 	bm_kcidb_meta(c->b, "accel", accel, sizeof(accel));
-	/* "QEMU (tcg): QEMU TCG CPU version 2.5+, 2 CPUs"; a lab box: its CPU */
-	snprintf(c->env, sizeof(c->env), "%s%s%s%s%s%s%s", accel[0] ? "QEMU (" : "", accel,
-		 accel[0] ? ")" : "", accel[0] && cpu ? ": " : "", cpu ? cpu : "",
-		 ncpu ? ", CPUs: " : "", ncpu ? ncpu : "");
+	/* "QEMU (tcg): QEMU TCG CPU version 2.5+, CPUs: 2, disk: nvme (nvme)";
+	 * a lab box: its CPU and disk */
+	snprintf(c->env, sizeof(c->env), "%s%s%s%s%s%s%s%s%s%s%s%s", accel[0] ? "QEMU (" : "",
+		 accel, accel[0] ? ")" : "", accel[0] && cpu ? ": " : "", cpu ? cpu : "",
+		 ncpu ? ", CPUs: " : "", ncpu ? ncpu : "", bus ? ", disk: " : "", bus ? bus : "",
+		 bus && drv ? " (" : "", bus && drv ? drv : "", bus && drv ? ")" : "");
 }
 
 int bm_kcidb_boot_tests(struct bm_json *j, const struct bm_kcidb *k,

@@ -289,21 +289,37 @@ static int probed_at_once(const char *sysblock, const char *name)
 	return !strcmp(base, "virtio_blk");
 }
 
+static double mono_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
 int disk_wait(const char *sysblock, const struct disk_sel *sel, int wait_s,
-	      struct disk_info *d, char *err, size_t errlen)
+	      const struct disk_waiter *w, struct disk_info *d, char *err, size_t errlen)
 {
 	/* Short naps: the disk usually appears within milliseconds of the
 	 * driver loading, and every boot waits for it before HELLO. */
 	struct timespec nap = { 0, 10 * 1000 * 1000 };
 
 	struct timespec settle = { 0, 300 * 1000 * 1000 };
-	int tries = wait_s * 100, ret;
+	/* a deadline, not a count of naps: a tick that loads drivers takes
+	 * its own time */
+	double until = mono_now() + wait_s, tick_at = 0;
+	int ret;
 
 	for (;;) {
 		ret = disk_find(sysblock, sel, d, err, errlen);
 		/* Several matches will not get better by waiting. */
-		if ((ret != -ENODEV && ret != -ENXIO) || tries-- <= 0)
+		if ((ret != -ENODEV && ret != -ENXIO) || mono_now() >= until)
 			break;
+		if (w && w->tick && mono_now() >= tick_at) {
+			w->tick(w->arg);
+			tick_at = mono_now() + 0.05;
+			continue;
+		}
 		nanosleep(&nap, NULL);
 	}
 	if (ret || !wait_s || probed_at_once(sysblock, d->name))

@@ -33,15 +33,27 @@ struct disk_info {
 	uint64_t size;       /* bytes */
 	unsigned major, minor;
 	int wiped;           /* set by the caller after disk_wipe */
+	char bus[16];        /* disk_bus_read: nvme, sata, sas, scsi, virtio, virtio-scsi ... */
+	char driver[32];     /* the controller's driver: ahci, nvme, mptsas ... */
 };
 
 /* Scans sysblock (/sys/block) for exactly one disk that matches sel.
  * -ENODEV none, -EEXIST several; err lists the disks seen. */
 int disk_find(const char *sysblock, const struct disk_sel *sel, struct disk_info *d,
 	      char *err, size_t errlen);
-/* disk_find, retried every 10 ms for up to wait_s seconds while nothing matches. */
+/* Called while disk_wait finds nothing: before the first nap, then every
+ * 50 ms (coldplug passes: the drivers of what the last one found). */
+struct disk_waiter {
+	void (*tick)(void *arg);
+	void *arg;
+};
+/* disk_find, retried every 10 ms for up to wait_s seconds while nothing
+ * matches; w (or NULL) ticks meanwhile. */
 int disk_wait(const char *sysblock, const struct disk_sel *sel, int wait_s,
-	      struct disk_info *d, char *err, size_t errlen);
+	      const struct disk_waiter *w, struct disk_info *d, char *err, size_t errlen);
+/* The bus and controller driver of d (d->name), from its device path:
+ * 0 or -errno (both then ""). */
+int disk_bus_read(const char *sysblock, struct disk_info *d);
 /* Reads /sysblock/name/attr (a small sysfs file), trimmed of surrounding whitespace. */
 int disk_read_attr(const char *sysblock, const char *name, const char *attr,
 		   char *out, size_t len);

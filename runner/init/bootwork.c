@@ -160,6 +160,38 @@ static void check_ends_beside(struct boot *b)
 }
 
 /*
+ * A tick of the disk's wait (disk_waiter): a coldplug pass.  The first one
+ * reads the whole module index, which the boot modules did not need (the
+ * boot index served them): only a disk that is not there once they are in
+ * costs that, never the default virtio boot.
+ */
+static void cold_tick(void *arg)
+{
+	struct boot *b = arg;
+	char err[300] = "";
+	int ret;
+
+	if (b->cold_state < 0)
+		return;
+	if (!b->cold_state) {
+		if (!b->have_mi) {
+			ret = boot_load_index(b, err, sizeof(err));
+			if (ret || !b->have_mi) {
+				rlog(RLOG_ERR, "coldplug: no module index: %s", err[0] ? err : "none");
+				b->cold_state = -1;
+				return;
+			}
+			b->index_later = 0;  /* read now: main must not read it again */
+		}
+		coldplug_init(&b->cold, &b->mi, "/sys");
+		b->cold_state = 1;
+	}
+	ret = coldplug_pass(&b->cold, err, sizeof(err));
+	if (ret < 0)
+		rlog(RLOG_ERR, "coldplug: %s", err);
+}
+
+/*
  * Chooses the test disk and decides whether it may be written (disk.h).
  * 0, or -errno with the reason in err; b->refused tells a refusal (a disk
  * the configuration or its contents rule out) from no disk being visible
@@ -171,12 +203,17 @@ static int find_disk(struct boot *b, int threaded, char *err, size_t errlen)
 {
 	const struct disk_sel sel = { b->cfg.disk_serial, b->cfg.disk_wwn, b->cfg.disk_model,
 				      b->cfg.disk_size };
+	const struct disk_waiter cold = { cold_tick, b };
 	int ret;
 
-	ret = disk_wait("/sys/block", &sel, (int)b->cfg.disk_wait, &b->disk, err, errlen);
+	ret = disk_wait("/sys/block", &sel, (int)b->cfg.disk_wait, b->cfg.coldplug ? &cold : NULL,
+			&b->disk, err, errlen);
 	b->times.disk = emit_now();
+	if (ret == -ENODEV || ret == -ENXIO)  /* what the operator must add to the image */
+		coldplug_describe_orphans(&b->cold, err, errlen);
 	if (ret)
 		goto out_refused;
+	disk_bus_read("/sys/block", &b->disk);
 	if (threaded)
 		level_raise(b, &b->disk_stage, DISK_FOUND);  /* main reads the ends now */
 	ret = disk_check_safe("/sys/block", "/proc/self/mountinfo", "/proc/swaps", &b->disk, 1,
@@ -220,6 +257,10 @@ static void preload(struct boot *b)
 		      !mod_preload_plan(&b->pre, dir);
 
 	level_wait(b, &b->stage, BOOT_CMDLINE);
+	/* before the first load: "nvme.poll_queues=2" reaches nvme.ko */
+	if (modparam_set_cmdline(b->cmdline))
+		rlog(RLOG_ERR, "module options of the kernel command line: more than the loader "
+			       "holds (%d modules, 255 bytes each): some were dropped", MODPARAM_MODULES);
 	if (planned && b->cmdline && mod_preload_wanted(b->cmdline, RUNNER_CMDLINE_PREFIX))
 		mod_preload_load(&b->pre, NULL);
 }

@@ -5,6 +5,7 @@
 
 #include <pthread.h>
 
+#include "coldplug.h"
 #include "config.h"
 #include "disk.h"
 #include "emit.h"
@@ -46,6 +47,9 @@ struct boot {
 	char ends_err[600];
 	int mod_ret, disk_ret;
 	char mod_err[300], disk_err[600];
+	/* coldplug while the disk is awaited (the boot thread only) */
+	struct coldplug cold;
+	int cold_state;           /* 0 not begun, 1 running, -1 off (no index) */
 };
 
 /* main's stages the thread waits for (struct boot's stage), and the

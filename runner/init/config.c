@@ -47,6 +47,10 @@ const struct bm_opt runner_opts[] = {
 	OPT_STR("image_modules", image_modules, "",
 		"modules the host puts in the image besides the boot modules (lab disk controllers, "
 		"watchdog drivers); name them in modules= to load them"),
+	{ .name = "coldplug", .type = BM_OPT_BOOL, .off = offsetof(struct runner_cfg, coldplug),
+	  .def = "1", .help = "when the disk is not there once the boot modules are in: load the "
+	  "image's drivers of the storage controllers, virtio and SCSI devices found without "
+	  "one, as udev would, until it is (0: only modules= is loaded)" },
 	OPT_STR("modules_dir", modules_dir, "",
 		"module tree (default /lib/modules/<uname -r>)"),
 	OPT_STR("etc", etc_dir, "/etc/bootmark", "directory holding suites/ and fs/"),

@@ -30,6 +30,7 @@ struct runner_cfg {
 	char modules[256];     /* boot modules, comma list */
 	char image_modules[256]; /* carried by the image, loaded only if named in modules */
 	char modules_dir[128]; /* "" = /lib/modules/$(uname -r) */
+	int coldplug;          /* load the drivers of storage controllers found (coldplug.h) */
 	char etc_dir[128];     /* where suites/ and fs/ live */
 	char mnt[64];          /* mount point of the test filesystem */
 	long long loglevel;    /* runner diagnostics on stderr: 0 quiet .. 2 debug */

@@ -299,6 +299,12 @@ unsigned hello_collect(struct bm_kv *kv, const struct hello_facts *facts,
 		put(kv, &n, "disk_model", "%s", disk->model);
 	if (disk && disk->wiped)
 		put(kv, &n, "disk_wiped", "1");
+	if (disk && disk->bus[0])
+		put(kv, &n, "disk_bus", "%s", disk->bus);
+	if (disk && disk->driver[0])
+		put(kv, &n, "disk_driver", "%s", disk->driver);
+	if (f->coldplug[0])
+		put(kv, &n, "coldplug", "%s", f->coldplug);
 	put(kv, &n, "suite", "%s", cfg->suite);
 	put(kv, &n, "fs", "%s", cfg->fs);
 	put(kv, &n, "config", "%08x", runner_cfg_hash(cfg));

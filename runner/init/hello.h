@@ -10,7 +10,7 @@
 #include "proto.h"
 
 #define RUNNER_VERSION "0.1"
-#define HELLO_KV_MAX 32
+#define HELLO_KV_MAX BM_KV_MAX
 
 /*
  * Milestones of the boot on the guest's clock (seconds since boot), for the
@@ -50,6 +50,9 @@ struct hello_facts {
 	long ncpu;
 	long long mem_kb;
 	int aio, aslr;
+	/* the drivers coldplug loaded ("ahci,nvme", without what they need), or
+	 * "": set by the caller after hello_facts_read (coldplug_drivers) */
+	char coldplug[128];
 };
 
 void hello_facts_read(struct hello_facts *f);
@@ -59,6 +62,7 @@ void hello_facts_read(struct hello_facts *f);
 unsigned hello_collect(struct bm_kv *kv, const struct hello_facts *facts,
 		       const struct runner_cfg *cfg, const char *cmdline,
 		       const struct disk_info *disk, struct hello_times *times);
+
 /* "model name" of the first CPU in /proc/cpuinfo text, or "" */
 void hello_cpu_model(const char *cpuinfo, char *out, size_t len);
 

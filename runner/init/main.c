@@ -305,6 +305,7 @@ static void run(struct boot *b)
 	if (!b->cfg_bad)
 		boot_check_buf_make(b);
 	boot_join(b);
+	coldplug_drivers(&b->cold, b->facts.coldplug, sizeof(b->facts.coldplug));
 	say_hello(b);
 	boot_check_buf_free(b);
 	if (b->cfg_bad) {

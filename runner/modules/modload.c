@@ -43,9 +43,9 @@ static int is_compressed(const char *path)
 	return 0;
 }
 
-static int finit(int fd, int flags)
+static int finit(int fd, const char *args, int flags)
 {
-	return syscall(SYS_finit_module, fd, "", flags) != 0 && errno != EEXIST ? -errno : 0;
+	return syscall(SYS_finit_module, fd, args, flags) != 0 && errno != EEXIST ? -errno : 0;
 }
 
 /*
@@ -54,7 +54,7 @@ static int finit(int fd, int flags)
  * busybox's xzcat into a memfd, then finit_module of that, as kmod does for
  * such kernels (it decompresses in user space and calls init_module).
  */
-static int load_unpacked(const char *path)
+static int load_unpacked(const char *path, const char *args)
 {
 	char *argv[] = { "busybox", "xzcat", "--", (char *)path, NULL };
 	char *envp[] = { NULL };
@@ -82,16 +82,17 @@ static int load_unpacked(const char *path)
 			ret = -errno;
 			goto out_close;
 		}
-	ret = WIFEXITED(status) && !WEXITSTATUS(status) ? finit(mfd, 0) : -ENOEXEC;
+	ret = WIFEXITED(status) && !WEXITSTATUS(status) ? finit(mfd, args, 0) : -ENOEXEC;
 out_close:
 	close(mfd);
 	return ret;
 }
 
 /* ctx: the caller's per-module loaded flags, or NULL */
-static int load_one(void *ctx, const struct bm_moddb *db, const struct bm_mod *m)
+int modload_one(void *ctx, const struct bm_moddb *db, const struct bm_mod *m)
 {
 	unsigned char *loaded = ctx;
+	const char *args = modparam_for(m->name);
 	char path[512];
 	int fd, ret;
 
@@ -104,10 +105,10 @@ static int load_one(void *ctx, const struct bm_moddb *db, const struct bm_mod *m
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	ret = finit(fd, is_compressed(path) ? MODULE_INIT_COMPRESSED_FILE : 0);
+	ret = finit(fd, args, is_compressed(path) ? MODULE_INIT_COMPRESSED_FILE : 0);
 	close(fd);
 	if (ret == -EOPNOTSUPP && is_compressed(path))
-		ret = load_unpacked(path);
+		ret = load_unpacked(path, args);
 	if (!ret && loaded)
 		loaded[m - db->mods] = 1;  /* each thread its own modules' bytes */
 	return ret;
@@ -118,5 +119,5 @@ int mod_plan_load(const struct bm_moddb *db, const struct mod_plan *p, unsigned 
 {
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 
-	return mod_plan_run(db, p, ncpu > 0 ? (unsigned)ncpu : 1, load_one, loaded, err, errlen);
+	return mod_plan_run(db, p, ncpu > 0 ? (unsigned)ncpu : 1, modload_one, loaded, err, errlen);
 }

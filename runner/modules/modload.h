@@ -49,12 +49,41 @@ int mod_plan_load(const struct bm_moddb *db, const struct mod_plan *p, unsigned 
 
 /* One module's load: 0 or -errno (finit_module in the image, a fake in tests). */
 typedef int (*mod_load_fn)(void *ctx, const struct bm_moddb *db, const struct bm_mod *m);
+/* The loader's own: finit_module of m's file with its command-line options
+ * (modparam_for); ctx is NULL or per-module loaded flags to set. */
+int modload_one(void *ctx, const struct bm_moddb *db, const struct bm_mod *m);
 /* Runs the plan on up to nthreads threads, the caller's among them
  * (modrun.c): a step starts once the steps it needs are done.  A required
  * step's failure stops new starts; 0, or that failure's -errno with the
  * reason in err.  An optional step's failure is only logged. */
 int mod_plan_run(const struct bm_moddb *db, const struct mod_plan *p, unsigned nthreads,
 		 mod_load_fn load, void *ctx, char *err, size_t errlen);
+
+/*
+ * Module options from the kernel command line (modparam.c): each
+ * "module.param=value" word goes to that module's finit_module as
+ * "param=value", as modprobe does for loadable modules (the kernel applies
+ * them itself only to built-in ones).
+ */
+#define MODPARAM_MODULES 16
+#define MODPARAM_NAME    64
+struct modparam {
+	char module[MODPARAM_NAME];   /* normalised: '-' as '_' */
+	char args[256];               /* "poll_queues=2 io_queue_depth=64" */
+};
+struct modparams {
+	struct modparam p[MODPARAM_MODULES];
+	unsigned n;
+};
+/* Fills mp from cmdline: 0, or -E2BIG when some words did not fit (the
+ * others are in). */
+int modparam_parse(struct modparams *mp, const char *cmdline);
+/* module's options in mp ("" when none). */
+const char *modparam_args(const struct modparams *mp, const char *module);
+/* The loader's own table, from the kernel command line: called once before
+ * the first load, read by every load after it. */
+int modparam_set_cmdline(const char *cmdline);
+const char *modparam_for(const char *module);
 
 /* The boot modules before the configuration is read (modpre.c): the image's
  * boot index, BM_MODULES_BOOT_DIR of the module directory, loaded whole. */

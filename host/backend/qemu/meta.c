@@ -120,6 +120,8 @@ static void meta_body(FILE *f, const void *arg)
 	bm_json_kstr(&j, "accel_why", b->accel_why);
 	bm_json_kstr(&j, "disk", b->disk);
 	bm_json_kstr(&j, "disk_cache", b->disk_cache);
+	bm_json_kstr(&j, "disk_bus", b->disk_bus);
+	kstr_or_null(&j, "decoy_disk", b->decoy);
 	kstr_or_null(&j, "cpu", b->cpu);
 	bm_json_key(&j, "qemu_argv");
 	bm_json_arr_begin(&j);

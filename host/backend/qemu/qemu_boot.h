@@ -53,6 +53,8 @@ struct bm_boot {
 	char disk[PATH_MAX];
 	char disk_cache[16];
 	char cpu[64];                 /* the -cpu QEMU got (meta.json) */
+	char disk_bus[16];            /* the test disk's bus (meta.json) */
+	char decoy[PATH_MAX];         /* --decoy-disk, or "" (meta.json) */
 	struct bm_argv argv;
 	int kvm;
 	char accel_why[300];
@@ -73,6 +75,16 @@ struct bm_boot {
 #define BM_CPU_HELP "QEMU -cpu; auto: host under KVM, " BM_QEMU_TCG_CPU " under TCG " \
 	"(TCG runs rep movsb a byte at a time: docs/cli.md)"
 
+/* What an NVMe boot adds to the kernel command line (docs/cli.md --disk-bus). */
+#define BM_NVME_KARGS "nvme.poll_queues=1"
+
+/* --disk-bus and --decoy-disk's help, for every command that boots */
+#define BM_DISK_BUS_HELP "the test disk's bus: virtio (virtio-blk), virtio-scsi, nvme, sata " \
+	"(AHCI), sas (LSI SAS1068), megasas (MegaRAID SAS 2108); the runner loads the drivers " \
+	"of the controllers it finds"
+#define BM_DECOY_HELP "FILE, a raw image of your own: a second disk on the same bus " \
+	"(serial " BM_DECOY_SERIAL "), a lab box's other disk, which the runner must leave alone"
+
 /* Settings shared by all boots of one "bootmark run". */
 struct bm_run_cfg {
 	const char *out;
@@ -88,6 +100,8 @@ struct bm_run_cfg {
 	const char *boot_method;  /* auto, pvh, bzimage */
 	const char *modules;      /* boot modules + the profiles' modules */
 	const char *extra_initrd; /* appended to the initrd when not "" */
+	const char *disk_bus;     /* bm_disk_buses name */
+	const char *decoy;        /* --decoy-disk, or "" */
 	unsigned long long disk_size;
 	int mem, smp, silence, timeout, keep_disk;
 	int fail_on_warning;      /* a complete run with kernel warnings is kernel-warning */
