@@ -388,6 +388,32 @@ static void test_unknown(void)
 		   "a disk between 1 and 2 MiB is wiped whole");
 }
 
+/* disk_ends_sum: what a raw test changed in the two MiB the check reads. */
+static void test_ends_sum(void)
+{
+	const size_t size = 4 << 20;
+	uint64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+	char dev[300];
+	int fd;
+
+	image("sum.img", size, 0, "", 0);
+	snprintf(dev, sizeof(dev), "%s/sum.img", root);
+	TAP_EQ_INT(disk_ends_sum(dev, size, &s0), 0, "the ends of a blank image summed");
+	fd = open(dev, O_WRONLY | O_CLOEXEC);
+	tap_ok(fd >= 0 && pwrite(fd, "x", 1, 2 << 20) == 1, "a byte written between the ends");
+	disk_ends_sum(dev, size, &s1);
+	tap_ok(s1 == s0, "a write between the ends leaves the sum");
+	tap_ok(pwrite(fd, "x", 1, 4095) == 1, "a byte written into the first MiB");
+	disk_ends_sum(dev, size, &s2);
+	tap_ok(s2 != s1, "the first MiB changed: another sum");
+	tap_ok(pwrite(fd, "y", 1, size - 1) == 1, "a byte written into the last MiB");
+	disk_ends_sum(dev, size, &s3);
+	tap_ok(s3 != s2, "the last MiB changed: another sum");
+	if (fd >= 0)
+		close(fd);
+	TAP_EQ_INT(disk_ends_sum(dev, size + 4096, &s3), -ENODEV, "another size: not that disk");
+}
+
 int main(void)
 {
 	tap_plan(0);
@@ -408,6 +434,7 @@ int main(void)
 	check("SWAPPART", -EBUSY, "swap (/dev/vdf3)");
 	check("SWAPDISK", -EBUSY, "swap (/dev/vdg)");
 	check_dm();
+	test_ends_sum();
 	put("block/sdc/serial", "GONE\n");
 	check("TWIN", -EPERM, "removable");
 	test_foreign();

@@ -76,5 +76,9 @@ int disk_check_foreign(const char *sysblock, const char *dev, const struct disk_
  * every probed signature, GPT's backup, md 0.90/1.0, ZFS L0-L3) and asks the
  * kernel to drop its partitions. */
 int disk_wipe(const char *dev, uint64_t size, char *err, size_t errlen);
+/* A 64-bit sum (FNV-1a over 64-bit words) of what disk_check_foreign reads,
+ * the first and last MiB of dev (size bytes): a test that changed it must
+ * leave the disk wiped.  0 or -errno. */
+int disk_ends_sum(const char *dev, uint64_t size, uint64_t *sum);
 
 #endif

@@ -16,7 +16,6 @@
 #include "measure.h"
 #include "spawn.h"
 #include "stats.h"
-#include "sysstat.h"
 
 struct test_ref {
 	unsigned job, fs;       /* fs: unused for a raw job */
@@ -340,20 +339,6 @@ static int measure(struct fsrun *r, struct test_ref *t, struct bm_result *res)
 	return measure_test(&env, r->wl[t->job], r->opts[t->job], &ctx, t->idx, &t->ec, res);
 }
 
-/* Sectors written to the test disk so far (/proc/diskstats), or -errno. */
-static int disk_written(const struct fsrun *r, uint64_t *sectors)
-{
-	uint64_t rd;
-	char *text;
-	int ret = bm_read_file("/proc/diskstats", &text, NULL, 1 << 20);
-
-	if (ret)
-		return ret;
-	ret = sysstat_parse_diskstats(text, r->disk->name, &rd, sectors);
-	free(text);
-	return ret;
-}
-
 /*
  * After a raw test the disk must be free again before anything else claims
  * it (mkfs, mount, the wipe below all open it exclusively), and an
@@ -387,21 +372,25 @@ static int raw_release(struct fsrun *r, struct test_ref *t)
 }
 
 /*
- * A raw test that wrote to the disk (its written sectors moved, or they
- * cannot be read) may have left bytes in the first or last MiB that the
- * next boot's disk check would refuse as data it cannot name
- * (diskcheck.c): zero both, as disk_wipe does for a disk named by
- * disk_wipe.  A failure is an E record; that disk is refused next boot.
+ * A raw test that wrote to the disk may have left bytes in the first or
+ * last MiB that the next boot's disk check would refuse as data it cannot
+ * name (diskcheck.c).  Whether it did is told by those two MiB themselves,
+ * summed before and after (the written sectors of /proc/diskstats do not
+ * count NVMe passthrough writes): when they changed, or cannot be read,
+ * both are zeroed, as the wipe token does.  A failure is an E record; that
+ * disk is refused next boot.
  */
-static void raw_wipe(struct fsrun *r, struct test_ref *t, int have0, uint64_t wr0)
+static void raw_wipe(struct fsrun *r, struct test_ref *t, int have0, uint64_t sum0)
 {
 	char err[300];
-	uint64_t wr1;
+	uint64_t sum1;
 
-	if (have0 && !disk_written(r, &wr1) && wr1 == wr0)
+	if (have0 && !disk_ends_sum(r->disk->dev, r->disk->size, &sum1) && sum1 == sum0)
 		return;
 	if (disk_wipe(r->disk->dev, r->disk->size, err, sizeof(err)))
 		emit_error(r->em, "setup", &t->ec, "after a raw test that wrote: %s", err);
+	else
+		rlog(RLOG_INFO, "%s: the raw test changed the disk's ends: zeroed", t->ec.test);
 }
 
 /* One test on a fresh filesystem, or on the raw disk.  -EBUSY: the disk is
@@ -410,7 +399,7 @@ static int one_test(struct fsrun *r, struct test_ref *t)
 {
 	const struct wl_ops *w = r->wl[t->job];
 	struct bm_result res;
-	uint64_t wr0 = 0;
+	uint64_t wr0 = 0;       /* a raw test: the sum of the disk's ends before it */
 	int ret, measured, have0 = 0, stuck;
 
 	memset(&res, 0, sizeof(res));
@@ -426,7 +415,7 @@ static int one_test(struct fsrun *r, struct test_ref *t)
 	spawn_reap_orphans();
 	emit_beat(r->em);
 	if (t->raw)
-		have0 = !disk_written(r, &wr0);
+		have0 = !disk_ends_sum(r->disk->dev, r->disk->size, &wr0);
 	else if (do_mkfs(r, t) || do_mount(r, t))
 		return 0;
 	ret = measure(r, t, &res);
