@@ -115,19 +115,12 @@ if [ "$rc" -ne 0 ] || [ -z "$log" ]; then
 	na "the boot did not complete (exit $rc)"
 fi
 
-# 4. R records -> "pair side rep MiB/s bytes cpu_s window_cpu_s", first of
-# each (test, rep): the runner repeats every result before the end record
-grep '^@@B1 [0-9a-f]* [0-9]* R ' "$log" | awk '
+# 4. R records -> "pair side rep MiB/s bytes cpu_s window_cpu_s" (rrecs: the first
+# copy of each, tests/bench_lib.sh)
+rrecs "$log" | awk '
 {
-	delete m; wl = test = rep = ""
-	for (i = 5; i <= NF; i++) {
-		split($i, kv, "=")
-		if (kv[1] == "wl") wl = kv[2]
-		else if (kv[1] == "test") test = kv[2]
-		else if (kv[1] == "rep") rep = kv[2]
-		else if (kv[1] ~ /^m_/) { split(kv[2], vu, ":"); m[substr(kv[1], 3)] = vu[1] }
-	}
-	if (seen[test, rep]++) next
+	wl = $1; test = $2; rep = $3; delete m
+	for (i = 4; i <= NF; i++) { split($i, kv, "="); m[kv[1]] = kv[2] }
 	win = m["utime"] + m["stime"]
 	if (wl == "fio") {
 		side = "fio"; bw = m["bw"]; bytes = m["bytes"]; cpu = m["cpu_s"]

@@ -77,3 +77,21 @@ cov() {
 mean() {
 	awk '{ n++; s += $1 } END { if (n) printf "%.6g\n", s / n; else print "nan" }'
 }
+
+# rrecs RESULTS_LOG: the R records of a boot, the first copy of each (test, rep)
+# (the runner repeats every R record before END), one line each:
+# "wl test rep name=value ...", the metrics without their units
+rrecs() {
+	grep -a '^@@B1 [0-9a-f]* [0-9]* R ' "$1" | awk '
+	{
+		wl = test = rep = ms = ""
+		for (i = 5; i <= NF; i++) {
+			split($i, kv, "=")
+			if (kv[1] == "wl") wl = kv[2]
+			else if (kv[1] == "test") test = kv[2]
+			else if (kv[1] == "rep") rep = kv[2]
+			else if (kv[1] ~ /^m_/) { split(kv[2], vu, ":"); ms = ms " " substr(kv[1], 3) "=" vu[1] }
+		}
+		if (!seen[test, rep]++) print wl, test, rep ms
+	}'
+}

@@ -205,18 +205,11 @@ qemu_step() {
 	log=$(ls "$work"/out/*/results.log 2>/dev/null | head -n 1)
 	[ -n "$log" ] || { tail -n 20 "$work/run.log"; fig rawio-qemu "rawio vs fio" "n/a: no boot" - n/a; missing=1; return; }
 	grep -a ' E ' "$log" | head -n 5 || true
-	# R records -> "pair side rep iops cpu_us_per_io"; first copy of each
-	grep -a '^@@B1 [0-9a-f]* [0-9]* R ' "$log" | awk '
+	# R records (rrecs, tests/bench_lib.sh) -> "pair side rep iops cpu_us_per_io"
+	rrecs "$log" | awk '
 	{
-		delete m; wl = test = rep = ""
-		for (i = 5; i <= NF; i++) {
-			split($i, kv, "=")
-			if (kv[1] == "wl") wl = kv[2]
-			else if (kv[1] == "test") test = kv[2]
-			else if (kv[1] == "rep") rep = kv[2]
-			else if (kv[1] ~ /^m_/) { split(kv[2], vu, ":"); m[substr(kv[1], 3)] = vu[1] }
-		}
-		if (seen[test, rep]++) next
+		wl = $1; test = $2; rep = $3; delete m
+		for (i = 4; i <= NF; i++) { split($i, kv, "="); m[kv[1]] = kv[2] }
 		pair = test; sub(/^(raw|fio)-/, "", pair)
 		if (wl == "rawio") printf "%s rawio %s %.1f %.3f\n", pair, rep, m["iops"], m["cpu_io"]
 		else if (wl == "fio" && m["iops"] > 0 && m["time"] > 0)
