@@ -30,7 +30,8 @@
 # Knobs: BENCH_RAWIO_KERNEL (deb:6.1.0-53-amd64), BENCH_RAWIO_ENGINES (all eight),
 # BENCH_RAWIO_QD (16), BENCH_RAWIO_BATCH (4), BENCH_RAWIO_IOS (20000),
 # BENCH_RAWIO_SIZE (1G), BENCH_RAWIO_REPEAT (3), BENCH_RAWIO_POLLQ (2),
-# BENCH_RAWIO_STEPS ("strace qemu"), BENCH_RAWIO_KEEP=1 keeps the work folder.
+# BENCH_RAWIO_STEPS ("strace qemu"), BENCH_RAWIO_FIO_OPTS (added to every fio line of
+# the appliance step, e.g. "gtod_reduce=1"), BENCH_RAWIO_KEEP=1 keeps the work folder.
 # BM, BUILD, RUNNER as every part.  Exit 0 when all was measured, 1 when not, 77
 # when fio or strace is absent and cannot be installed.
 set -eu
@@ -49,6 +50,7 @@ SIZE=${BENCH_RAWIO_SIZE:-1G}
 REPEAT=${BENCH_RAWIO_REPEAT:-3}
 POLLQ=${BENCH_RAWIO_POLLQ:-2}
 STEPS=${BENCH_RAWIO_STEPS:-"strace qemu"}
+FIOX=${BENCH_RAWIO_FIO_OPTS:-}
 missing=0
 
 for tool in fio strace; do
@@ -186,7 +188,7 @@ qemu_step() {
 		echo "suite disk_size=4G repeat=$REPEAT"
 		for e in $ENGINES; do
 			echo "rawio $(rawio_args $e)"
-			echo "fio $(fio_args $e)"
+			echo "fio $(fio_args $e) $FIOX"
 		done
 	} > "$work/cfg/suites/rawpair"
 	BM_CONFIGS=$work/cfg sh initramfs/mklist.sh initramfs/bench.list /usr/bin/fio \
