@@ -124,6 +124,9 @@ int bm_boot_one(const struct bm_run_cfg *c, struct bm_kspec *spec, struct bm_boo
  * (which must exist), sets the run id and the kernel command line.  Returns 0 or -errno (reported).
  */
 int bm_boot_prepare(const struct bm_run_cfg *c, struct bm_kspec *spec, struct bm_boot *b);
+/* A new disk image at path (bm_out_open: never through a link): size bytes,
+ * sparse but for its first 4 KiB, written zeros (boot.c says why).  0 or -errno. */
+int bm_boot_make_disk(const char *path, unsigned long long size);
 /* The QEMU configuration bm_boot_one boots b with (b->kvm must be set). */
 void bm_boot_qemu_cfg(const struct bm_run_cfg *c, const struct bm_boot *b, const char *con,
 		      const char *res, struct bm_qemu_cfg *q);
