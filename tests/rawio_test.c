@@ -398,7 +398,8 @@ static void run_engine(const char *dir, const char *engine, const char *extra)
 		ret = ret ? ret : wl_rawio_ops.run(&ctx, o, i, &r);
 		tap_ok(!ret && tu_mval(&r, "ios") == 300 && tu_mval(&r, "iops") > 0 &&
 		       tu_mval(&r, "lat_p99") >= tu_mval(&r, "lat_p50") &&
-		       tu_mval(&r, "lat_p50") > 0 && tu_mval(&r, "cpu_io") >= 0,
+		       tu_mval(&r, "lat_p50") > 0 && tu_mval(&r, "cpu_io") >= 0 &&
+		       tu_mval(&r, "cpu_io_all") >= tu_mval(&r, "cpu_io") * 0.9,
 		       "%s: 300 I/Os, IOPS, latencies", r.test);
 		rawio_test_of(o, i, &t);
 		if (t.engine == RIO_PSYNC)

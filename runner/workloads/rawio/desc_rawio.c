@@ -245,6 +245,7 @@ static const struct bm_wl_metric rawio_metrics[] = {
 	{ "lat_p999", "ms", BM_BETTER_LOWER },
 	{ "lat_max", "ms", BM_BETTER_LOWER },
 	{ "cpu_io", "us", BM_BETTER_LOWER },
+	{ "cpu_io_all", "us", BM_BETTER_LOWER },
 	{ "usr", "%", BM_BETTER_NONE },
 	{ "sys", "%", BM_BETTER_NONE },
 	{ "time", "s", BM_BETTER_LOWER },

@@ -144,7 +144,8 @@ int rio_loop(const struct rio_engine *e, struct rio_q *q, const struct rio_job *
 	for (i = 0; i < j->qd; i++)
 		s.freel[i] = j->qd - 1 - i;
 	s.nfree = j->qd;
-	bm_cpu_now(&sum->cpu0, RUSAGE_SELF);
+	bm_cpu_now(&sum->all0, RUSAGE_SELF);
+	bm_cpu_now(&sum->cpu0, RUSAGE_THREAD);
 	t0 = bm_now_ns();
 	while (issued < j->ios && !ret) {
 		if (s.depth < j->qd) {
@@ -164,7 +165,8 @@ int rio_loop(const struct rio_engine *e, struct rio_q *q, const struct rio_job *
 			break;    /* the engine failed: nothing more will come back */
 	}
 	sum->secs = (double)(bm_now_ns() - t0) / 1e9;
-	bm_cpu_now(&sum->cpu1, RUSAGE_SELF);
+	bm_cpu_now(&sum->cpu1, RUSAGE_THREAD);
+	bm_cpu_now(&sum->all1, RUSAGE_SELF);
 out_free:
 	sum->ios = s.done;
 	sum->submits = s.cnt.submits;

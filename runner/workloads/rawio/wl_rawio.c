@@ -78,6 +78,7 @@ static void rio_error(struct wl_ctx *ctx, const struct rawio_opts *o, const stru
 void rawio_add_metrics(struct bm_result *r, const struct rawio_sum *s)
 {
 	double cpu = (s->cpu1.user_s - s->cpu0.user_s) + (s->cpu1.sys_s - s->cpu0.sys_s);
+	double all = (s->all1.user_s - s->all0.user_s) + (s->all1.sys_s - s->all0.sys_s);
 	double secs = s->secs > 0 ? s->secs : 0;
 
 	bm_result_add(r, "iops", secs ? (double)s->ios / secs : 0, "ops/s");
@@ -88,6 +89,7 @@ void rawio_add_metrics(struct bm_result *r, const struct rawio_sum *s)
 	bm_result_add(r, "lat_p999", (double)bm_lat_percentile(s->lat, 99.9) / 1e6, "ms");
 	bm_result_add(r, "lat_max", s->lat->n ? (double)s->lat->max_ns / 1e6 : 0, "ms");
 	bm_result_add(r, "cpu_io", s->ios ? cpu * 1e6 / (double)s->ios : 0, "us");
+	bm_result_add(r, "cpu_io_all", s->ios ? all * 1e6 / (double)s->ios : 0, "us");
 	bm_result_add(r, "usr", secs ? 100.0 * (s->cpu1.user_s - s->cpu0.user_s) / secs : 0, "%");
 	bm_result_add(r, "sys", secs ? 100.0 * (s->cpu1.sys_s - s->cpu0.sys_s) / secs : 0, "%");
 	bm_result_add(r, "time", secs, "s");

@@ -76,12 +76,15 @@ extern const struct bm_report_ops report_rawio_ops;
 /* What one test measured. */
 struct rawio_sum {
 	double secs;                 /* first queue to last completion */
-	struct bm_cpu cpu0, cpu1;    /* getrusage(RUSAGE_SELF) around the loop */
+	/* getrusage around the loop: RUSAGE_THREAD, the thread that does the
+	 * I/O (fio's usr_cpu and sys_cpu: lib/getrusage.c), and RUSAGE_SELF,
+	 * the runner with its SQPOLL thread and io-wq workers */
+	struct bm_cpu cpu0, cpu1, all0, all1;
 	uint64_t ios, bs;
 	uint64_t submits, waits;     /* calls that submitted, that waited */
 	const struct bm_lat *lat;    /* queue to reaped, per I/O */
 };
-/* iops, bw, lat_*, cpu_io, usr, sys, time, ios, submits, waits. */
+/* iops, bw, lat_*, cpu_io, cpu_io_all, usr, sys, time, ios, submits, waits. */
 void rawio_add_metrics(struct bm_result *r, const struct rawio_sum *s);
 
 #endif
