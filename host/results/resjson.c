@@ -148,6 +148,7 @@ void bm_results_json(FILE *f, const struct bm_results *r)
 			bm_json_int(&j, r->end_tests);
 		else
 			bm_json_null(&j);
+		bm_json_kint(&j, "raw", r->end_raw);
 		bm_json_obj_end(&j);
 	} else {
 		bm_json_null(&j);
