@@ -133,6 +133,26 @@ static void planned(void)
 	add('E', "class=bench msg=eio fs=ext4 test=dd32r rep=1");
 	finish(1, 1, 2);
 	want("a test's E accounts for it", "x\n", &f, BM_ST_BENCH_ERROR, NULL);
+	/* a raw job's tests run once, fs=raw (END raw=): a filesystem-wide E
+	 * accounts for that filesystem's share of the others only; here 1 dd per
+	 * filesystem and 3 raw tests, one of them missing */
+	start("v=1 kernel=6.1.0-53-amd64 fs=ext4,xfs");
+	add('R', "wl=dd test=dd32w fs=ext4 rep=1 m_real=1.5:s");
+	add('E', "class=module msg=no%20xfs fs=xfs");
+	add('R', "wl=rawio test=raw-psync-r4k-q1 fs=raw rep=1 m_iops=1:ops/s");
+	add('R', "wl=rawio test=raw-uring-r4k-q1 fs=raw rep=1 m_iops=1:ops/s");
+	add('Z', "n=6 results=3 errors=1 tests=5 raw=3");
+	want("raw tests are not a filesystem's share: one missing is missing", "x\n", &f,
+	     BM_ST_PROTOCOL_ERROR, "1 of 5 planned tests");
+	start("v=1 kernel=6.1.0-53-amd64 fs=ext4,xfs");
+	add('R', "wl=dd test=dd32w fs=ext4 rep=1 m_real=1.5:s");
+	add('E', "class=module msg=no%20xfs fs=xfs");
+	add('R', "wl=rawio test=raw-psync-r4k-q1 fs=raw rep=1 m_iops=1:ops/s");
+	add('R', "wl=rawio test=raw-uring-r4k-q1 fs=raw rep=1 m_iops=1:ops/s");
+	add('R', "wl=rawio test=raw-uring-r4k-q32 fs=raw rep=1 m_iops=1:ops/s");
+	add('Z', "n=7 results=4 errors=1 tests=5 raw=3");
+	want("... and all there: the filesystem's E, not a protocol error", "x\n", &f,
+	     BM_ST_SETUP_FAILURE, NULL);
 	/* two suite lines that give the same names (seeds: Bray's Bonnie and
 	 * bonnie++ 1.02c both give bon-putc): each R is a test of its own */
 	start("v=1 kernel=6.1.0-53-amd64 fs=ext4");
