@@ -74,6 +74,8 @@ struct bm_boot {
 	"(TCG runs rep movsb a byte at a time: docs/cli.md)"
 
 /* Settings shared by all boots of one "bootmark run". */
+struct bm_initrd_tools;
+
 struct bm_run_cfg {
 	const char *out;
 	const char *suite;
@@ -87,6 +89,7 @@ struct bm_run_cfg {
 	const char *cpu;          /* QEMU -cpu, or auto (bm_qemu_cpu) */
 	const char *boot_method;  /* auto, pvh, bzimage */
 	const char *modules;      /* boot modules + the profiles' modules */
+	const struct bm_initrd_tools *tools_archives;  /* the profiles' mkfs; NULL = none */
 	const char *extra_initrd; /* appended to the initrd when not "" */
 	unsigned long long disk_size;
 	int mem, smp, silence, timeout, keep_disk;
