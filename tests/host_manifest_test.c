@@ -171,6 +171,9 @@ static void test_tool_file(void)
 	TAP_EQ_STR(out, "/b/tools/jfs.cpio.xz", "an xz base the xz one");
 	bm_initrd_tool_file("/b/base.cpio", "/b/tools/jfs.cpio", out, sizeof(out));
 	TAP_EQ_STR(out, "/b/tools/jfs.cpio", "an uncompressed base the cpio");
+	TAP_EQ_STR(bm_initrd_zip_suffix("/b/base.cpio.gz"), ".gz", "gzip's suffix");
+	TAP_EQ_STR(bm_initrd_zip_suffix("/b/basexz"), "", "no dot: no suffix");
+	TAP_EQ_STR(bm_initrd_zip_suffix(".xz"), "", "a suffix alone is a name");
 }
 
 /* A manifest file on disk: paths from its own folder. */

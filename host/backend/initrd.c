@@ -213,17 +213,21 @@ static int concat(const char *out, const char *base, const char *const *parts, s
 	return rc;
 }
 
+const char *bm_initrd_zip_suffix(const char *path)
+{
+	size_t n = strlen(path), i, z;
+
+	for (i = 0; i < sizeof(compressors) / sizeof(compressors[0]); i++) {
+		z = strlen(compressors[i].ext);
+		if (n > z + 1 && path[n - z - 1] == '.' && !strcmp(path + n - z, compressors[i].ext))
+			return path + n - z - 1;
+	}
+	return "";
+}
+
 int bm_initrd_tool_file(const char *base, const char *path, char *out, size_t len)
 {
-	static const char *const zips[] = { ".zst", ".xz", ".gz" };
-	size_t n = strlen(base), i, z;
-
-	for (i = 0; i < sizeof(zips) / sizeof(zips[0]); i++) {
-		z = strlen(zips[i]);
-		if (n > z && !strcmp(base + n - z, zips[i]))
-			return bm_path(out, len, "%s%s", path, zips[i]);
-	}
-	return bm_path(out, len, "%s", path);
+	return bm_path(out, len, "%s%s", path, bm_initrd_zip_suffix(base));
 }
 
 /* The files of req's tool archives that go with base, into file[]; *n of them. */

@@ -46,6 +46,9 @@ struct bm_initrd_req {
 int bm_config_archive(const struct bm_initrd_req *req, const char *ext,
 		      int (*compress)(const char *ext, const char *in, const char *out),
 		      char *path, size_t len);
+/* The compressor's suffix path ends in (".zst", ".xz", ".gz": a pointer into
+ * path), or "". */
+const char *bm_initrd_zip_suffix(const char *path);
 /* The file of tool archive path (no suffix) that goes with base (base.cpio.zst
  * takes path.zst, base.cpio.xz path.xz, anything else path itself). */
 int bm_initrd_tool_file(const char *base, const char *path, char *out, size_t len);

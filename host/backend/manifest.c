@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "initrd.h"
 #include "manifest.h"
 #include "util.h"
 
@@ -15,16 +16,8 @@
 
 int bm_manifest_name(const char *image, char *out, size_t len)
 {
-	static const char *const zips[] = { ".xz", ".zst", ".gz" };
-	size_t n = strlen(image), i, z;
+	size_t n = strlen(image) - strlen(bm_initrd_zip_suffix(image));
 
-	for (i = 0; i < sizeof(zips) / sizeof(zips[0]); i++) {
-		z = strlen(zips[i]);
-		if (n > z && !strcmp(image + n - z, zips[i])) {
-			n -= z;
-			break;
-		}
-	}
 	if (n > 5 && !strncmp(image + n - 5, ".cpio", 5))
 		n -= 5;
 	return bm_path(out, len, "%.*s.manifest", (int)n, image);

@@ -108,13 +108,10 @@ static int check_tool_files(const struct bm_setup *s, const struct bm_fsprof *p,
 {
 	static const char *const sfx[] = { "", ".xz", ".zst" };
 	char stem[PATH_MAX], base[PATH_MAX], file[PATH_MAX];
-	size_t i, n;
+	size_t i;
 
-	snprintf(stem, sizeof(stem), "%s", s->image);
-	n = strlen(stem);
-	for (i = 1; i < sizeof(sfx) / sizeof(sfx[0]); i++)
-		if (n > strlen(sfx[i]) && !strcmp(stem + n - strlen(sfx[i]), sfx[i]))
-			stem[n - strlen(sfx[i])] = '\0';
+	snprintf(stem, sizeof(stem), "%.*s",
+		 (int)(strlen(s->image) - strlen(bm_initrd_zip_suffix(s->image))), s->image);
 	for (i = 0; i < sizeof(sfx) / sizeof(sfx[0]); i++) {
 		if (bm_path(base, sizeof(base), "%s%s", stem, sfx[i]) || !bm_is_file(base))
 			continue;
