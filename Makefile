@@ -237,7 +237,9 @@ STEP := sh tests/check-step.sh
 check-unit: $(GCC_TESTS) $(CLANG_TESTS) $(ASAN_TESTS) $(CLANG_MAINS)
 	$(Q)$(STEP) unit sh tests/run-unit.sh $(GCC_TESTS) $(CLANG_TESTS) $(ASAN_TESTS)
 
-# Two builds give the same bytes; one without dbench's client.txt fails, naming the package.
+# Two builds give the same bytes (base, tool archives, manifest); a tool list whose package
+# is missing builds no archive and run/pxe refuse its profile, naming the package (exit 100);
+# a build without dbench's client.txt fails, naming the package.
 check-image:
 	$(Q)$(STEP) image sh tests/image.sh
 
