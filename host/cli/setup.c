@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "initrd.h"
+#include "manifest.h"
 #include "modclosure.h"
 #include "setup.h"
 #include "util.h"
@@ -123,6 +124,83 @@ static int check_decoy(const char *path)
 	return 0;
 }
 
+/* Tool archive a (built) must have every sibling the base has (base.cpio,
+ * .xz, .zst): the kernel's compressor picks one of them. */
+static int check_tool_files(const struct bm_setup *s, const struct bm_fsprof *p,
+			    const struct bm_manifest_arch *a)
+{
+	static const char *const sfx[] = { "", ".xz", ".zst" };
+	char stem[PATH_MAX], base[PATH_MAX], file[PATH_MAX];
+	size_t i;
+
+	snprintf(stem, sizeof(stem), "%.*s",
+		 (int)(strlen(s->image) - strlen(bm_initrd_zip_suffix(s->image))), s->image);
+	for (i = 0; i < sizeof(sfx) / sizeof(sfx[0]); i++) {
+		if (bm_path(base, sizeof(base), "%s%s", stem, sfx[i]) || !bm_is_file(base))
+			continue;
+		if (bm_initrd_tool_file(base, a->path, file, sizeof(file)) || !bm_is_file(file)) {
+			bm_msg("filesystem profile %s: cannot find %s, the %s tool archive beside %s "
+			       "(run make)", p->name, file, a->name, base);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Each profile's mkfs in the manifest beside the image (manifest.h): the tool
+ * archives they need go in s->tools; a mkfs the image cannot carry is bad
+ * input.  A custom --image without a manifest is taken as it is: nothing is
+ * added or checked, and a missing mkfs is the guest's E record.
+ */
+static int check_mkfs(struct bm_setup *s, int custom)
+{
+	char path[PATH_MAX], err[512];
+	const struct bm_manifest_arch *a;
+	struct bm_manifest *m;
+	unsigned i, j;
+	int rc;
+
+	s->tools.n = 0;
+	if (bm_manifest_name(s->image, path, sizeof(path))) {
+		bm_msg("image path %s too long", s->image);
+		return -EINVAL;
+	}
+	if (!bm_is_file(path)) {
+		if (!custom) {
+			bm_msg("cannot find %s (run make first)", path);
+			return -ENOENT;
+		}
+		bm_msg("--image %s has no %s beside it: no tool archive is added and the "
+		       "profiles' mkfs are not checked (docs/filesystems.md)", s->image, path);
+		return 0;
+	}
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return -ENOMEM;
+	rc = bm_manifest_load(m, path, err, sizeof(err));
+	if (rc) {
+		bm_msg("cannot read %s: %s (run make)", path, err);
+		rc = custom ? -EINVAL : -ENOENT;
+	}
+	for (i = 0; !rc && i < s->nprof; i++) {
+		rc = bm_manifest_mkfs(m, &s->prof[i], &a, err, sizeof(err)) ? -EINVAL : 0;
+		if (rc) {
+			bm_msg("filesystem profile %s: %s", s->prof[i].name, err);
+			break;
+		}
+		for (j = 0; a && j < s->tools.n && strcmp(s->tools.path[j], a->path); j++)
+			;
+		if (!a || j < s->tools.n)
+			continue;
+		rc = check_tool_files(s, &s->prof[i], a);
+		if (!rc)
+			snprintf(s->tools.path[s->tools.n++], sizeof(s->tools.path[0]), "%s", a->path);
+	}
+	free(m);
+	return rc;
+}
+
 int bm_setup_load(struct bm_setup *s, const struct bm_boot_opts *o, const char *suite,
 		  const char *fs)
 {
@@ -150,7 +228,9 @@ int bm_setup_load(struct bm_setup *s, const struct bm_boot_opts *o, const char *
 	if (rc)
 		return rc;
 	rc = check_configs(s, suite, fs);
-	return rc ? rc : check_tools(s);
+	if (!rc)
+		rc = check_tools(s);
+	return rc ? rc : check_mkfs(s, o->image[0] != '\0');
 }
 
 /* One list of modules against the kernel's tree; what names it goes in the message. */
@@ -251,7 +331,7 @@ void bm_setup_run_cfg(const struct bm_setup *s, const struct bm_boot_opts *o, co
 		.out = out, .suite = suite, .fs = fs, .tools = s->exe, .configs = s->configs,
 		.image = s->image, .accel = o->accel, .disk_cache = o->disk_cache,
 		.machine = o->machine, .cpu = o->cpu, .boot_method = s->boot_method,
-		.modules = s->modules,
+		.modules = s->modules, .tools_archives = &s->tools,
 		.disk_size = s->suite.disk_size, .mem = (int)o->mem, .smp = (int)o->smp,
 		.silence = (int)o->silence, .timeout = (int)o->timeout,
 		.keep_disk = o->keep_disk, .icount = (int)o->icount,
