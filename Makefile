@@ -1,7 +1,8 @@
 # bootmark: one non-recursive Makefile.
 #
 #   make            build/bootmark-runner (static musl), build/bootmark (host CLI),
-#                   build/bm-mkinitramfs and the base image build/base.cpio.{xz,zst}
+#                   build/bm-mkinitramfs, the base image build/base.cpio.{xz,zst}, the
+#                   tool archives build/tools/*.cpio.{xz,zst} and build/base.manifest
 #   make run        install what is missing, fetch the default kernel, boot it in
 #                   QEMU, run the smoke suite on ext4 and xfs, print the table
 #   make check      unit tests (gcc, clang, ASan+UBSan), the HTML report in Chromium and the QEMU end-to-end test
@@ -174,12 +175,40 @@ $(O)/base.list: initramfs/base.list initramfs/mklist.sh $(O)/init.stripped $(wil
 $(O)/base.cpio: $(O)/base.list $(O)/bm-mkinitramfs
 	$(Q)$(O)/bm-mkinitramfs -o $@ $(O)/base.list
 
+# The compressors of the base and the tool archives (xz -T1: same input, same bytes).
+XZ   := xz -T1 -9 --check=crc32
+ZSTD := zstd -q -19
 $(O)/base.cpio.xz: $(O)/base.cpio
-	$(Q)xz -T1 -9 --check=crc32 -c $< > $@.tmp && mv $@.tmp $@
+	$(Q)$(XZ) -c $< > $@.tmp && mv $@.tmp $@
 
 # What kernels with CONFIG_RD_ZSTD boot (host/backend/initrd.c): it unpacks much faster.
 $(O)/base.cpio.zst: $(O)/base.cpio
-	$(Q)zstd -q -19 -c $< > $@.tmp && mv $@.tmp $@
+	$(Q)$(ZSTD) -c $< > $@.tmp && mv $@.tmp $@
+
+# --- tool archives: the mkfs programs the base does not carry ---------------------------
+# One per readable list initramfs/tools/NAME.list (its Debian package named in it):
+# $(O)/tools/NAME.cpio{,.xz,.zst}, holding what the base lacks, appended by the host to
+# the initrd of a run whose profiles need it.  $(O)/base.manifest says what the base and
+# each archive carry (initramfs/mktool.sh, docs/filesystems.md).  A list whose package is
+# not installed builds no archive (make says so; a run that needs it is refused).
+# tools/host.state changes when a listed host file appears, goes or changes, so that
+# make after "make deps" builds the archive; it is rewritten only when it changes.
+# TOOL_LIST_DIR: another folder of lists (tests/image.sh: one whose package is missing).
+TOOL_LIST_DIR ?= initramfs/tools
+TOOL_LISTS := $(sort $(wildcard $(TOOL_LIST_DIR)/*.list))
+TOOL_PARTS := $(patsubst $(TOOL_LIST_DIR)/%.list,$(O)/tools/%.part,$(TOOL_LISTS))
+$(O)/tools/host.state: FORCE
+	@mkdir -p $(dir $@)
+	$(Q)sh initramfs/mktool.sh --state $(TOOL_LISTS) > $@.tmp && \
+		{ if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi; }
+
+$(O)/tools/%.part: $(TOOL_LIST_DIR)/%.list initramfs/mktool.sh initramfs/mklist.sh $(O)/base.list \
+		$(O)/bm-mkinitramfs $(O)/tools/host.state
+	$(Q)BM_MKINITRAMFS=$(O)/bm-mkinitramfs XZ="$(XZ)" ZSTD="$(ZSTD)" \
+		sh initramfs/mktool.sh $< $(O)/base.list $(O)/tools
+
+$(O)/base.manifest: $(O)/base.list initramfs/mktool.sh $(TOOL_PARTS) $(O)/tools/host.state
+	$(Q)sh initramfs/mktool.sh --manifest $(O)/base.list $(TOOL_PARTS) > $@.tmp && mv $@.tmp $@
 
 # --- make bench: the floor the boot time is compared against ----------------------------
 $(O)/bm-trivial-init: tests/bench/trivial_init.c
@@ -188,7 +217,7 @@ $(O)/bm-trivial-init: tests/bench/trivial_init.c
 	$(Q)$(MUSL_CC) -std=gnu11 -O2 $(WARN) -D_GNU_SOURCE $(CFLAGS) -static -o $@ $<
 
 BINS := $(O)/bootmark-runner $(O)/bootmark $(O)/bm-mkinitramfs
-all: $(BINS) $(O)/base.cpio.xz $(O)/base.cpio.zst
+all: $(BINS) $(O)/base.cpio.xz $(O)/base.cpio.zst $(O)/base.manifest
 .DEFAULT_GOAL := all
 
 # --- tests ------------------------------------------------------------------------------
@@ -208,7 +237,9 @@ STEP := sh tests/check-step.sh
 check-unit: $(GCC_TESTS) $(CLANG_TESTS) $(ASAN_TESTS) $(CLANG_MAINS)
 	$(Q)$(STEP) unit sh tests/run-unit.sh $(GCC_TESTS) $(CLANG_TESTS) $(ASAN_TESTS)
 
-# Two builds give the same bytes; one without dbench's client.txt fails, naming the package.
+# Two builds give the same bytes (base, tool archives, manifest); a tool list whose package
+# is missing builds no archive and run/pxe refuse its profile, naming the package (exit 100);
+# a build without dbench's client.txt fails, naming the package.
 check-image:
 	$(Q)$(STEP) image sh tests/image.sh
 
@@ -451,6 +482,7 @@ clean:
 	check-disk check-buses check-pxe check-capture check-lava check-watchdog check-lab check-faults \
 	check-bench \
 	check-verdicts check-outsafety check-sharedcache check-kernels check-distro clean fuzz \
-	check-docs check-agree check-stats check-ci check-history history-accuracy check-rawio
+	check-docs check-agree check-stats check-ci check-history history-accuracy check-rawio FORCE
+FORCE:
 .SECONDARY:
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

@@ -22,6 +22,10 @@
 #include <stdint.h>
 
 #define BM_ARGV_MAX 32
+/* Where the runner finds a profile's mkfs when argv[0] has no '/'
+ * (runner/engine/spawn.c), in order; the host looks it up in the image
+ * manifest along the same path (host/backend/manifest.c). */
+#define BM_MKFS_PATH "/sbin:/bin:/usr/sbin:/usr/bin"
 
 struct bm_fsprof {
 	char name[32];

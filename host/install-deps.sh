@@ -63,8 +63,8 @@ xmllint|libxml2-utils|make check-verdicts' validation of JUnit and the HTML repo
 mdadm|mdadm|make check-disk's md RAID decoys (0.90 and 1.0 superblocks)
 cryptsetup|cryptsetup-bin|make check-disk's LUKS2 decoy
 mkfs.f2fs|f2fs-tools|make check-disk's f2fs decoy
-mkfs.jfs|jfsutils|make check-unit's disk-signature test on a real jfs (runner_disksig_test)
-mkfs.reiserfs|reiserfsprogs|make check-unit's disk-signature test on a real reiserfs (runner_disksig_test)
+mkfs.jfs|jfsutils|jfs runs (make builds mkfs.jfs's tool archive from it; --fs jfs is refused without it), make check-e2e's and check-disk's jfs boots, check-unit's disk-signature test on a real jfs
+mkfs.reiserfs|reiserfsprogs|reiserfs runs (make builds mkfs.reiserfs's tool archive from it; --fs reiserfs is refused without it), make check-e2e's and check-disk's reiserfs boots, check-unit's disk-signature test on a real reiserfs
 mkfs.fat|dosfstools|make check-unit's disk-signature test on a real FAT (runner_disksig_test)
 make-bcache|bcache-tools|make check-disk's bcache decoy
 /usr/lib/python3/dist-packages/scipy/__init__.py|python3-scipy|make check-stats (compare's Welch and Mann-Whitney p against scipy)

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # make bench, image part: the compressed size of the base archive and of each
-# kernel's module archive (target: 3 MiB each), and what each part weighs.
+# kernel's module archive (target: 3 MiB each), each tool archive's (the mkfs
+# the base lacks, build/base.manifest), and what each part weighs.
 #
 # The module archive is the one `bootmark run` boots with the smoke suite on
 # ext2,ext3,ext4,xfs (bootmark.conf's image_modules included); `bootmark pxe`
@@ -54,6 +55,38 @@ for f in "$BUILD/base.cpio.xz" "$BUILD/base.cpio.zst"; do
 		broken=1
 	fi
 done
+
+# --- tool archives ----------------------------------------------------------------
+# The mkfs the base lacks (build/base.manifest: jfs, reiserfs), appended to the
+# initrd only for the profiles that need them (docs/filesystems.md): reported
+# beside the base, which keeps its own target; the last figure is the base with
+# every tool archive, the most a run's initrd starts with.
+if [ -f "$BUILD/base.manifest" ]; then
+	all=$(stat -c %s "$BUILD/base.cpio.zst" 2>/dev/null || echo 0)
+	awk '$1 == "archive" && $2 != "base" { print $2, $3, $4 }' "$BUILD/base.manifest" >"$tmp/tools"
+	while read -r name pkg path; do
+		if [ "$path" = missing ]; then
+			fig image "tool archive $name ($pkg)" "not built: no $pkg when make ran" - n/a
+			broken=1
+			continue
+		fi
+		for z in zst xz; do
+			f=$BUILD/$path.$z
+			if [ -f "$f" ]; then
+				n=$(stat -c %s "$f")
+				fig image "tool archive $name.cpio.$z ($pkg)" "$(kib "$n") ($n B)" - -
+				[ "$z" = zst ] && all=$((all + n))
+			else
+				fig image "tool archive $name.cpio.$z ($pkg)" "not built" - n/a
+				broken=1
+			fi
+		done
+	done <"$tmp/tools"
+	fig image "base.cpio.zst + every tool archive" "$(mib "$all") ($all B)" - -
+else
+	fig image "tool archives" "no $BUILD/base.manifest (make)" - n/a
+	broken=1
+fi
 
 # The weight of each part of the base: the list's file lines grouped by what
 # they belong to.  Libraries go to the one mkfs that needs them, or to

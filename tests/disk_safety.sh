@@ -8,7 +8,7 @@
 # what bootmark did not write (md 0.90 and 1.0 made by mdadm, LUKS2, f2fs,
 # bcache, random bytes past an empty first MiB: tests/disk_decoys.sh): each is
 # refused with not one byte changed, a wipe token overwrites one, and a disk
-# bootmark used before is taken as it is.  A decoy whose tool is missing is a
+# bootmark used before is taken as it is, as ext4, jfs or reiserfs.  A decoy whose tool is missing is a
 # skip, named with the reason.
 # Usage: BM=build-NAME/bootmark sh tests/disk_safety.sh
 # Exit: 0 pass, 1 fail, 77 skip (no QEMU, or the kernel cannot be fetched).
@@ -267,6 +267,45 @@ else
 	boot reuse "$(vblk BMSCRATCH0 "$img" d0) $decoy_blk" "bootmark.disk_serial=BMSCRATCH0"
 	completed reuse
 	check "reuse: no wipe" '! grep -aq "wiping" "$out/reuse/console.log"'
+fi
+
+# --- jfs and reiserfs: a disk bootmark formatted so is taken as its own ----------
+# Their mkfs come in tool archives (docs/filesystems.md): the initrd is the one
+# bootmark pxe builds for a box asked for them (the lab path carries the archives
+# too), with the dsk suite.  A fresh disk is made jfs; the next boot takes that
+# used disk (a dd test's data, jfs's inline log at its end) and makes it reiserfs;
+# the last takes the used reiserfs disk.  Each ends as bootmark labelled it.
+# fs_label IMAGE: "TYPE LABEL" as blkid reads them
+fs_label() { echo "$(blkid -p -s TYPE -o value "$1") $(blkid -p -s LABEL -o value "$1")"; }
+# made_as NAME FS OPT: completed, its records' mkfs set OPT bootmark, the disk FS labelled bootmark
+made_as() {
+	name=$1 fsn=$2 opt=$3
+	check "$name: parse says completed" \
+		'grep -q "^run [0-9a-f]*: completed" "$out/$name/parse.txt" && [ $prc -eq 0 ]'
+	check "$name: results on $fsn, mkfs with $opt bootmark" \
+		'grep -aq " R wl=dd .*fs=$fsn .*mkfs=[^ ]*$opt%20bootmark" "$out/$name/results.log"'
+	check "$name: the target is $fsn labelled bootmark ($(fs_label "$target"))" \
+		'[ "$(fs_label "$target")" = "$fsn bootmark" ]'
+	check "$name: no wipe" '! grep -aq "wiping" "$out/$name/console.log"'
+}
+rel=${kernel#deb:}
+if ! command -v blkid >/dev/null; then
+	skipped "jfs and reiserfs disks taken as bootmark's" "no blkid"
+elif ! $BM pxe --kernel "$kernel" --suite bisect --fs jfs,reiserfs --out "$out/tftp" >"$out/pxe.log" 2>&1; then
+	cat "$out/pxe.log"
+	notok "bootmark pxe --fs jfs,reiserfs builds an initrd"
+else
+	cat "$out/tftp/bootmark/$rel/initrd.img" "$out/extra.cpio.zst" >"$out/initrd-tools.img"
+	initrd=$out/initrd-tools.img
+	fresh_target
+	boot jfs "$(vblk BMSCRATCH0 "$target" d0) $decoy_blk" "bootmark.disk_serial=BMSCRATCH0 bootmark.fs=jfs"
+	made_as jfs jfs -L
+	boot reuse-jfs "$(vblk BMSCRATCH0 "$target" d0) $decoy_blk" \
+		"bootmark.disk_serial=BMSCRATCH0 bootmark.fs=reiserfs"
+	made_as reuse-jfs reiserfs -l
+	boot reuse-reiserfs "$(vblk BMSCRATCH0 "$target" d0) $decoy_blk" \
+		"bootmark.disk_serial=BMSCRATCH0 bootmark.fs=jfs"
+	made_as reuse-reiserfs jfs -L
 fi
 
 finish

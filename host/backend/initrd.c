@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
-/* Module archives (bm-mkinitramfs + a compressor the kernel has) and initrd.img. */
+/* Module archives (bm-mkinitramfs + a compressor the kernel has) and initrd.img:
+ * base, tool archives, modules, configuration (initrd.h). */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -184,11 +186,9 @@ static int pad4(int fd)
 	return 0;
 }
 
-/* base, then each further part ("" = none), padded to 4 bytes when pad. */
-static int concat(const char *out, const char *base, const char *mods, int pad,
-		  const char *cfg)
+/* base, then each of the n further parts ("" = none), padded to 4 bytes when pad. */
+static int concat(const char *out, const char *base, const char *const *parts, size_t n, int pad)
 {
-	const char *parts[] = { mods, cfg };
 	char tmp[4096];
 	size_t i;
 	int fd, rc;
@@ -197,7 +197,7 @@ static int concat(const char *out, const char *base, const char *mods, int pad,
 	if (fd < 0)
 		return fd;
 	rc = bm_append_file(fd, base);
-	for (i = 0; !rc && i < sizeof(parts) / sizeof(parts[0]); i++) {
+	for (i = 0; !rc && i < n; i++) {
 		if (!parts[i] || !parts[i][0])
 			continue;
 		rc = pad ? pad4(fd) : 0;
@@ -213,11 +213,49 @@ static int concat(const char *out, const char *base, const char *mods, int pad,
 	return rc;
 }
 
+const char *bm_initrd_zip_suffix(const char *path)
+{
+	size_t n = strlen(path), i, z;
+
+	for (i = 0; i < sizeof(compressors) / sizeof(compressors[0]); i++) {
+		z = strlen(compressors[i].ext);
+		if (n > z + 1 && path[n - z - 1] == '.' && !strcmp(path + n - z, compressors[i].ext))
+			return path + n - z - 1;
+	}
+	return "";
+}
+
+int bm_initrd_tool_file(const char *base, const char *path, char *out, size_t len)
+{
+	return bm_path(out, len, "%s%s", path, bm_initrd_zip_suffix(base));
+}
+
+/* The files of req's tool archives that go with base, into file[]; *n of them. */
+static int tool_files(const struct bm_initrd_req *req, const char *base,
+		      char file[][PATH_MAX], size_t *n)
+{
+	unsigned i;
+
+	*n = 0;
+	for (i = 0; req->tools && i < req->tools->n; i++) {
+		if (bm_initrd_tool_file(base, req->tools->path[i], file[i], PATH_MAX))
+			return -ENAMETOOLONG;
+		if (!bm_is_file(file[i])) {
+			bm_msg("cannot find %s, a tool archive of the image (run make)", file[i]);
+			return -ENOENT;
+		}
+		(*n)++;
+	}
+	return 0;
+}
+
 int bm_initrd_build(const struct bm_initrd_req *req, char *desc, size_t desclen)
 {
 	const struct compressor *c;
+	char tools[BM_INITRD_TOOLS_MAX][PATH_MAX];
 	char base[4096], mods[4096] = "", cfg[4096] = "";
-	size_t n;
+	const char *parts[BM_INITRD_TOOLS_MAX + 2];
+	size_t n, ntools, i, used;
 	int has_xz, rc;
 
 	c = pick(req->k, &has_xz);
@@ -240,6 +278,10 @@ int bm_initrd_build(const struct bm_initrd_req *req, char *desc, size_t desclen)
 			return -ENOENT;
 		}
 	}
+	/* the tool archives are compressed as the base is: they extend it */
+	rc = tool_files(req, base, tools, &ntools);
+	if (rc)
+		return rc;
 	if (req->k->modroot[0] && req->modules[0]) {
 		rc = module_archive(req, c, mods, sizeof(mods));
 		if (rc) {
@@ -257,13 +299,24 @@ int bm_initrd_build(const struct bm_initrd_req *req, char *desc, size_t desclen)
 		if (req->config_out)
 			snprintf(req->config_out, req->config_len, "%s", cfg);
 	}
-	rc = concat(req->out, base, mods, 1, cfg);
+	for (i = 0; i < ntools; i++)
+		parts[i] = tools[i];
+	parts[ntools] = mods;
+	parts[ntools + 1] = cfg;
+	rc = concat(req->out, base, parts, ntools + 2, 1);
 	if (rc) {
 		bm_msg("cannot write %s: %s", req->out, strerror(-rc));
 		return rc;
 	}
-	bm_path(desc, desclen, "%s + %s%s%s", base, mods[0] ? mods : "(no modules)",
-		cfg[0] ? " + " : "", cfg);
+	/* "BASE + TOOL... + MODULES + CONFIG" (meta.json initrd_parts) */
+	snprintf(desc, desclen, "%s", base);
+	for (i = 0; i < ntools; i++) {
+		used = strlen(desc);
+		snprintf(desc + used, desclen - used, " + %s", tools[i]);
+	}
+	used = strlen(desc);
+	snprintf(desc + used, desclen - used, " + %s%s%s", mods[0] ? mods : "(no modules)",
+		 cfg[0] ? " + " : "", cfg);
 	return 0;
 }
 
@@ -328,7 +381,7 @@ int bm_initrd_concat(const char *out, const char *name, const char *base, const 
 	/* The kernel's lz4 reads legacy frames up to the end of its input: zeros
 	 * after a member are a bad frame ("Decoding failed"), the next member's
 	 * magic is taken as more of the same stream.  The others stop at their end. */
-	return concat(out, base, mods, strcmp(name, "lz4"), NULL);
+	return concat(out, base, &mods, 1, strcmp(name, "lz4"));
 }
 
 int bm_list_merge(char *buf, size_t len, const char *add)

@@ -1,21 +1,34 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The initrd of one boot: the base image (runner, tools, configs) followed
- * by the kernel's module archive.  The kernel unpacks concatenated
- * archives in order (buffer-format.rst), so the base never changes per
- * kernel and module archives are cached by release and module set.
+ * The initrd of one boot: the base image (runner, tools, configs), the tool
+ * archives the run's filesystem profiles need (mkfs.jfs...), the kernel's
+ * module archive and the run's configuration.  The kernel unpacks
+ * concatenated archives in order (buffer-format.rst), so the base never
+ * changes per kernel and module archives are cached by release and module set.
  */
 #ifndef BM_INITRD_H
 #define BM_INITRD_H
 
+#include <limits.h>
 #include <stddef.h>
 
 #include "kernel.h"
+
+#define BM_INITRD_TOOLS_MAX 8
+
+/* The tool archives of a run (host/backend/manifest.h): each path without its
+ * compressor's suffix (.../tools/jfs.cpio); the initrd takes the sibling
+ * compressed as its base is. */
+struct bm_initrd_tools {
+	unsigned n;
+	char path[BM_INITRD_TOOLS_MAX][PATH_MAX];
+};
 
 struct bm_initrd_req {
 	const struct bm_kernel *k;
 	const char *tools_dir;   /* holds bm-mkinitramfs */
 	const char *image;       /* base.cpio.xz */
+	const struct bm_initrd_tools *tools;  /* appended after the base; NULL = none */
 	const char *modules;     /* comma list, may be "" */
 	const char *out;         /* initrd.img to write */
 	const char *workdir;     /* for uncached (local) module archives */
@@ -33,6 +46,12 @@ struct bm_initrd_req {
 int bm_config_archive(const struct bm_initrd_req *req, const char *ext,
 		      int (*compress)(const char *ext, const char *in, const char *out),
 		      char *path, size_t len);
+/* The compressor's suffix path ends in (".zst", ".xz", ".gz": a pointer into
+ * path), or "". */
+const char *bm_initrd_zip_suffix(const char *path);
+/* The file of tool archive path (no suffix) that goes with base (base.cpio.zst
+ * takes path.zst, base.cpio.xz path.xz, anything else path itself). */
+int bm_initrd_tool_file(const char *base, const char *path, char *out, size_t len);
 /* Builds req->out; desc gets a one-line description for meta.json. */
 int bm_initrd_build(const struct bm_initrd_req *req, char *desc, size_t desclen);
 /*

@@ -247,7 +247,7 @@ static int prepare(struct plan *p)
 		.pxelinux = p->o.pxelinux, .modules_dir = p->o.modules_dir,
 		.suite = p->o.suite, .fs = p->o.fs, .run_seed = p->o.run_seed,
 		.ipxe_base = p->o.ipxe_base, .tools_dir = p->s.exe, .image = p->s.image,
-		.modules = p->s.modules, .configs = p->s.configs,
+		.modules = p->s.modules, .configs = p->s.configs, .tools = &p->s.tools,
 		.spec = p->spec, .label = p->label, .nk = p->nk, .mac = p->mac, .a = &p->a,
 	};
 	struct bm_pxe_req req = { .r = { .backend = "pxe", .out = p->o.out }, .tree = &t };

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "initrd.h"
+#include "manifest.h"
 #include "modclosure.h"
 #include "setup.h"
 #include "util.h"
@@ -39,6 +40,25 @@ static int set_paths(struct bm_setup *s, const struct bm_boot_opts *o)
 	}
 	if (realpath(s->configs, real))
 		snprintf(s->configs, sizeof(s->configs), "%s", real);
+	return 0;
+}
+
+/*
+ * A profile's modules go in the archive as optional ("reiserfs?"): a kernel
+ * that lacks one (reiserfs after 6.12) still boots, and the runner's module
+ * E record accounts for that filesystem's tests (bm_setup_kernel warns).
+ */
+static int merge_optional(char *buf, size_t len, const char *list)
+{
+	char tmp[1024], one[128], *tok, *save = NULL;
+
+	if (bm_path(tmp, sizeof(tmp), "%s", list))
+		return -E2BIG;
+	for (tok = strtok_r(tmp, ", \t", &save); tok; tok = strtok_r(NULL, ", \t", &save)) {
+		if (bm_path(one, sizeof(one), "%s%s", tok, tok[strlen(tok) - 1] == '?' ? "" : "?") ||
+		    bm_list_merge(buf, len, one))
+			return -E2BIG;
+	}
 	return 0;
 }
 
@@ -81,7 +101,7 @@ static int check_configs(struct bm_setup *s, const char *suite, const char *fs_l
 			       bm_safe_name(tok) ? ": " : "", bm_safe_name(tok) ? err : "");
 			return -EINVAL;
 		}
-		if (bm_list_merge(s->modules, sizeof(s->modules), prof.modules)) {
+		if (merge_optional(s->modules, sizeof(s->modules), prof.modules)) {
 			bm_msg("module list too long");
 			return -EINVAL;
 		}
@@ -129,6 +149,83 @@ static int check_decoy(const char *path)
 	return 0;
 }
 
+/* Tool archive a (built) must have every sibling the base has (base.cpio,
+ * .xz, .zst): the kernel's compressor picks one of them. */
+static int check_tool_files(const struct bm_setup *s, const struct bm_fsprof *p,
+			    const struct bm_manifest_arch *a)
+{
+	static const char *const sfx[] = { "", ".xz", ".zst" };
+	char stem[PATH_MAX], base[PATH_MAX], file[PATH_MAX];
+	size_t i;
+
+	snprintf(stem, sizeof(stem), "%.*s",
+		 (int)(strlen(s->image) - strlen(bm_initrd_zip_suffix(s->image))), s->image);
+	for (i = 0; i < sizeof(sfx) / sizeof(sfx[0]); i++) {
+		if (bm_path(base, sizeof(base), "%s%s", stem, sfx[i]) || !bm_is_file(base))
+			continue;
+		if (bm_initrd_tool_file(base, a->path, file, sizeof(file)) || !bm_is_file(file)) {
+			bm_msg("filesystem profile %s: cannot find %s, the %s tool archive beside %s "
+			       "(run make)", p->name, file, a->name, base);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Each profile's mkfs in the manifest beside the image (manifest.h): the tool
+ * archives they need go in s->tools; a mkfs the image cannot carry is bad
+ * input.  A custom --image without a manifest is taken as it is: nothing is
+ * added or checked, and a missing mkfs is the guest's E record.
+ */
+static int check_mkfs(struct bm_setup *s, int custom)
+{
+	char path[PATH_MAX], err[512];
+	const struct bm_manifest_arch *a;
+	struct bm_manifest *m;
+	unsigned i, j;
+	int rc;
+
+	s->tools.n = 0;
+	if (bm_manifest_name(s->image, path, sizeof(path))) {
+		bm_msg("image path %s too long", s->image);
+		return -EINVAL;
+	}
+	if (!bm_is_file(path)) {
+		if (!custom) {
+			bm_msg("cannot find %s (run make first)", path);
+			return -ENOENT;
+		}
+		bm_msg("--image %s has no %s beside it: no tool archive is added and the "
+		       "profiles' mkfs are not checked (docs/filesystems.md)", s->image, path);
+		return 0;
+	}
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return -ENOMEM;
+	rc = bm_manifest_load(m, path, err, sizeof(err));
+	if (rc) {
+		bm_msg("cannot read %s: %s (run make)", path, err);
+		rc = custom ? -EINVAL : -ENOENT;
+	}
+	for (i = 0; !rc && i < s->nprof; i++) {
+		rc = bm_manifest_mkfs(m, &s->prof[i], &a, err, sizeof(err)) ? -EINVAL : 0;
+		if (rc) {
+			bm_msg("filesystem profile %s: %s", s->prof[i].name, err);
+			break;
+		}
+		for (j = 0; a && j < s->tools.n && strcmp(s->tools.path[j], a->path); j++)
+			;
+		if (!a || j < s->tools.n)
+			continue;
+		rc = check_tool_files(s, &s->prof[i], a);
+		if (!rc)
+			snprintf(s->tools.path[s->tools.n++], sizeof(s->tools.path[0]), "%s", a->path);
+	}
+	free(m);
+	return rc;
+}
+
 int bm_setup_load(struct bm_setup *s, const struct bm_boot_opts *o, const char *suite,
 		  const char *fs)
 {
@@ -156,11 +253,15 @@ int bm_setup_load(struct bm_setup *s, const struct bm_boot_opts *o, const char *
 	if (rc)
 		return rc;
 	rc = check_configs(s, suite, fs);
-	return rc ? rc : check_tools(s);
+	if (!rc)
+		rc = check_tools(s);
+	return rc ? rc : check_mkfs(s, o->image[0] != '\0');
 }
 
 /* One list of modules against the kernel's tree; what names it goes in the message. */
-static int check_mods(const struct bm_kernel *k, const char *list, const char *what)
+/* One list of modules against the kernel's tree; what names it goes in the
+ * message.  A module it lacks is bad input, or (warn) only said. */
+static int check_mods(const struct bm_kernel *k, const char *list, const char *what, int warn)
 {
 	char err[512];
 	int rc;
@@ -168,6 +269,11 @@ static int check_mods(const struct bm_kernel *k, const char *list, const char *w
 	rc = bm_modules_check(k->modroot, k->release, list, err, sizeof(err));
 	if (!rc)
 		return 0;
+	if (rc == -ENOENT && warn) {
+		bm_msg("%s: kernel %s: %s; its tests on that filesystem will end in a module "
+		       "error record", what, k->release, err);
+		return 0;
+	}
 	if (rc == -ENOENT)
 		bm_msg("%s: kernel %s: %s", what, k->release, err);
 	else
@@ -198,11 +304,13 @@ int bm_setup_kernel(const struct bm_setup *s, struct bm_kspec *spec, struct bm_k
 	if (!k->modroot[0])
 		return 0;
 	bm_path(what, sizeof(what), "%s/bootmark.conf modules", s->configs);
-	rc = check_mods(k, s->boot_modules, what);
+	rc = check_mods(k, s->boot_modules, what, 0);
+	/* a filesystem this kernel lacks (reiserfs after 6.12) is a result of
+	 * the kernel, said by the guest's E record: the other filesystems run */
 	for (i = 0; !rc && i < s->nprof; i++) {
 		bm_path(what, sizeof(what), "filesystem profile %s/fs/%s (modules = %s)",
 			s->configs, s->prof[i].name, s->prof[i].modules);
-		rc = check_mods(k, s->prof[i].modules, what);
+		rc = check_mods(k, s->prof[i].modules, what, 1);
 	}
 	return rc;
 }
@@ -257,7 +365,7 @@ void bm_setup_run_cfg(const struct bm_setup *s, const struct bm_boot_opts *o, co
 		.out = out, .suite = suite, .fs = fs, .tools = s->exe, .configs = s->configs,
 		.image = s->image, .accel = o->accel, .disk_cache = o->disk_cache,
 		.machine = o->machine, .cpu = o->cpu, .boot_method = s->boot_method,
-		.modules = s->modules,
+		.modules = s->modules, .tools_archives = &s->tools,
 		.disk_size = s->suite.disk_size, .mem = (int)o->mem, .smp = (int)o->smp,
 		.silence = (int)o->silence, .timeout = (int)o->timeout,
 		.keep_disk = o->keep_disk, .icount = (int)o->icount,

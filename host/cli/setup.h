@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "qemu_boot.h"
+#include "initrd.h"
 #include "kernel.h"
 #include "opts.h"
 #include "profile.h"
@@ -90,14 +91,19 @@ struct bm_setup {
 	char boot_method[8];              /* --boot-method */
 	struct bm_fsprof prof[BM_SETUP_FS_MAX];
 	unsigned nprof;
+	/* the tool archives the profiles' mkfs need (the image manifest) */
+	struct bm_initrd_tools tools;
 	struct bm_suite suite;
 	struct bm_plan tests;   /* what one boot runs: the progress estimate */
 };
 
 /*
  * Resolves the tools, the configs folder and the image; loads the suite and
- * the profiles (fs is a comma list).  Returns 0, -EINVAL for bad input or
- * -ENOENT when the build is missing (both reported).
+ * the profiles (fs is a comma list) and finds each profile's mkfs in the
+ * image manifest beside the image (host/backend/manifest.h): the tool archives
+ * they need go in s->tools, and a profile whose mkfs the image cannot carry
+ * is bad input.  Returns 0, -EINVAL for bad input or -ENOENT when the build
+ * is missing (both reported).
  */
 int bm_setup_load(struct bm_setup *s, const struct bm_boot_opts *o, const char *suite,
 		  const char *fs);

@@ -8,7 +8,9 @@
 
 #include <stddef.h>
 
-#define SPAWN_PATH "/sbin:/bin:/usr/sbin:/usr/bin"
+#include "profile.h"
+
+#define SPAWN_PATH BM_MKFS_PATH
 
 /* Finds prog in SPAWN_PATH (or takes it as is when it has a '/'). */
 int spawn_find(const char *prog, char *out, size_t len);

@@ -105,6 +105,8 @@ struct bm_kspec;
 struct bm_src;
 
 /* prepare: the TFTP tree for nk checked kernels (cmd_pxe.c checks them). */
+struct bm_initrd_tools;
+
 struct bm_pxe_tree {
 	const char *out;            /* set from r.out: the TFTP root */
 	const char *pxelinux;       /* pxelinux.0 to copy */
@@ -113,6 +115,7 @@ struct bm_pxe_tree {
 	const char *run_seed;       /* "" = random run ids */
 	const char *ipxe_base;      /* "" = paths relative to the script */
 	const char *tools_dir, *image, *modules, *configs;  /* as bm_initrd_req's */
+	const struct bm_initrd_tools *tools;                /* the same */
 	struct bm_kspec *spec;      /* the kernels, */
 	char (*label)[BM_PXE_LABEL_MAX];  /* their folders in TFTPDIR/bootmark/ */
 	int nk;

@@ -49,7 +49,8 @@ static int write_kernel(const struct bm_pxe_tree *t, int i, char *desc, size_t d
 	char dir[PATH_MAX], work[PATH_MAX], vml[PATH_MAX], initrd[PATH_MAX];
 	struct bm_kernel k;
 	struct bm_initrd_req req = {
-		.k = &k, .tools_dir = t->tools_dir, .image = t->image, .modules = t->modules,
+		.k = &k, .tools_dir = t->tools_dir, .image = t->image, .tools = t->tools,
+		.modules = t->modules,
 		.out = initrd, .workdir = work, .cacheable = t->spec[i].kind == BM_KSPEC_DEB,
 		.configs = t->configs, .suite = t->suite, .fs = t->fs,
 	};

@@ -80,8 +80,8 @@ static int append_extra(const char *initrd, const char *extra)
 int bm_boot_prepare(const struct bm_run_cfg *c, struct bm_kspec *spec, struct bm_boot *b)
 {
 	struct bm_initrd_req req = {
-		.tools_dir = c->tools, .image = c->image, .modules = c->modules,
-		.out = b->initrd, .workdir = b->dir, .cacheable = spec->kind == BM_KSPEC_DEB,
+		.tools_dir = c->tools, .image = c->image, .tools = c->tools_archives,
+		.modules = c->modules, .out = b->initrd, .workdir = b->dir, .cacheable = spec->kind == BM_KSPEC_DEB,
 		.configs = c->configs, .suite = c->suite, .fs = c->fs,
 		.config_out = b->config_archive, .config_len = sizeof(b->config_archive),
 	};

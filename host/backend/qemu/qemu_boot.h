@@ -86,6 +86,8 @@ struct bm_boot {
 	"(serial " BM_DECOY_SERIAL "), a lab box's other disk, which the runner must leave alone"
 
 /* Settings shared by all boots of one "bootmark run". */
+struct bm_initrd_tools;
+
 struct bm_run_cfg {
 	const char *out;
 	const char *suite;
@@ -99,6 +101,7 @@ struct bm_run_cfg {
 	const char *cpu;          /* QEMU -cpu, or auto (bm_qemu_cpu) */
 	const char *boot_method;  /* auto, pvh, bzimage */
 	const char *modules;      /* boot modules + the profiles' modules */
+	const struct bm_initrd_tools *tools_archives;  /* the profiles' mkfs; NULL = none */
 	const char *extra_initrd; /* appended to the initrd when not "" */
 	const char *disk_bus;     /* bm_disk_buses name */
 	const char *decoy;        /* --decoy-disk, or "" */

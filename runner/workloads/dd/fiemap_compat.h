@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * FIEMAP definitions.  musl-gcc does not see the kernel's uapi headers, so
+ * FIEMAP (and FIBMAP) definitions.  musl-gcc does not see the kernel's uapi headers, so
  * when <linux/fiemap.h> is missing the ABI structures are spelled out here
  * (they are part of the stable kernel ABI, include/uapi/linux/fiemap.h).
  */
@@ -39,6 +39,14 @@ struct fiemap {
 
 #ifndef FS_IOC_FIEMAP
 #define FS_IOC_FIEMAP _IOWR('f', 11, struct fiemap)
+#endif
+
+/* filefrag's fallback where a filesystem has no FIEMAP (include/uapi/linux/fs.h) */
+#ifndef FIBMAP
+#define FIBMAP _IO(0x00, 1)
+#endif
+#ifndef FIGETBSZ
+#define FIGETBSZ _IO(0x00, 2)
 #endif
 
 #endif
