@@ -20,11 +20,9 @@ k61=${BM_BUS_KERNEL1:-deb:6.1.0-53-amd64}
 k612=${BM_BUS_KERNEL2:-deb:6.12.117+deb12-amd64}
 buses=${BM_BUSES:-virtio virtio-scsi nvme sata sas megasas}
 here=$(dirname "$0")
-pass=0 fail=0
 
-ok() { pass=$((pass + 1)); echo "ok - $*"; }
-notok() { fail=$((fail + 1)); echo "not ok - $*"; }
-check() { if eval "$2"; then ok "$1"; else notok "$1"; fi; }
+t_name=buses
+. "$here/lib.sh"  # ok, notok, check, finish
 
 command -v qemu-system-x86_64 >/dev/null || { echo "# SKIP no qemu-system-x86_64"; exit 77; }
 [ -x "$BM" ] || { echo "not ok - $BM missing (make first)"; exit 1; }
@@ -104,6 +102,5 @@ rc=$?
 check "an unknown --disk-bus: exit 100, no --out, the bus named (exit $rc)" \
 	'[ $rc -eq 100 ] && [ ! -e "$t/bad" ] && grep -q "scsi" "$t/bad.log"'
 
-echo "buses: $pass passed, $fail failed"
-if [ "$fail" -eq 0 ]; then rm -rf "$t"; else echo "# kept $t"; fi
-[ "$fail" -eq 0 ]
+out=$t
+finish

@@ -15,12 +15,10 @@ set -u
 BM=${BM:-build/bootmark}
 kernel=${BM_RAWIO_KERNEL:-deb:6.1.0-53-amd64}
 here=$(dirname "$0")
-pass=0 fail=0
 engines="psync libaio io_uring sqpoll fixedbufs hipri uring_cmd uring_cmd_hipri"
 
-ok() { pass=$((pass + 1)); echo "ok - $*"; }
-notok() { fail=$((fail + 1)); echo "not ok - $*"; }
-check() { if eval "$2"; then ok "$1"; else notok "$1"; fi; }
+t_name=rawio
+. "$here/lib.sh"  # ok, notok, check, finish
 
 command -v qemu-system-x86_64 >/dev/null || { echo "# SKIP no qemu-system-x86_64"; exit 77; }
 [ -x "$BM" ] || { echo "not ok - $BM missing (make first)"; exit 1; }
@@ -89,6 +87,5 @@ rc=$?
 check "host mode without size=: exit 100, the option named (exit $rc)" \
 	'[ $rc -eq 100 ] && grep -q "size" "$t/host.log" && [ -z "$(ls -A "$t/hostdir")" ]'
 
-echo "rawio: $pass passed, $fail failed"
-if [ "$fail" -eq 0 ]; then rm -rf "$t"; else echo "# kept $t"; fi
-[ "$fail" -eq 0 ]
+out=$t
+finish

@@ -18,14 +18,6 @@ static struct bm_rres res[NRES];
 static struct bm_rrow rows[NRES];
 static size_t nres;
 
-static void metric(struct bm_rres *h, const char *name, double v, const char *unit)
-{
-	struct bm_rmetric *m = &h->m[h->nm++];
-
-	snprintf(m->name, sizeof(m->name), "%s", name);
-	snprintf(m->unit, sizeof(m->unit), "%s", unit);
-	m->value = v;
-}
 
 /* A result as the runner emits it, from Real, CPU and the job count. */
 static struct bm_rres *add(const char *label, const char *fs, const char *mix, int tasks,
@@ -41,20 +33,20 @@ static struct bm_rres *add(const char *label, const char *fs, const char *mix, i
 	snprintf(h->test, sizeof(h->test), "aim7-%s-t%d", mix, tasks);
 	snprintf(h->params, sizeof(h->params),
 		 "mix=%s tasks=%d jobs=100 filesize=10M poolsize=20M", mix, tasks);
-	metric(h, "real", real + 0.01, "s");
-	metric(h, "utime", cpu / 3, "s");
-	metric(h, "stime", cpu * 2 / 3, "s");
-	metric(h, "read", 1000, "KiB");
-	metric(h, "written", 2000, "KiB");
-	metric(h, "jobs_min", jobs / real * 60 * tasks, "jobs/min");
-	metric(h, "aim_real", real, "s");
-	metric(h, "cpu", cpu, "s");
-	metric(h, "utime_c", cpu / 3, "s");
-	metric(h, "stime_c", cpu * 2 / 3, "s");
-	metric(h, "jobs_sec_task", jobs / real, "jobs/s");
-	metric(h, "jti", jti, "%");
-	metric(h, "jobs", jobs, "count");
-	metric(h, "tasks", tasks, "count");
+	tu_rmetric(h, "real", real + 0.01, "s");
+	tu_rmetric(h, "utime", cpu / 3, "s");
+	tu_rmetric(h, "stime", cpu * 2 / 3, "s");
+	tu_rmetric(h, "read", 1000, "KiB");
+	tu_rmetric(h, "written", 2000, "KiB");
+	tu_rmetric(h, "jobs_min", jobs / real * 60 * tasks, "jobs/min");
+	tu_rmetric(h, "aim_real", real, "s");
+	tu_rmetric(h, "cpu", cpu, "s");
+	tu_rmetric(h, "utime_c", cpu / 3, "s");
+	tu_rmetric(h, "stime_c", cpu * 2 / 3, "s");
+	tu_rmetric(h, "jobs_sec_task", jobs / real, "jobs/s");
+	tu_rmetric(h, "jti", jti, "%");
+	tu_rmetric(h, "jobs", jobs, "count");
+	tu_rmetric(h, "tasks", tasks, "count");
 	rows[nres].label = label;
 	rows[nres].r = h;
 	nres++;

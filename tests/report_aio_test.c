@@ -10,6 +10,7 @@
 
 #include "report.h"
 #include "tap.h"
+#include "testutil.h"
 #include "wl_aio.h"
 
 #define EXPECTED "tests/data/report_aio.expected"
@@ -19,14 +20,6 @@ static struct bm_rres res[NRES];
 static struct bm_rrow rows[NRES];
 static size_t nres;
 
-static void metric(struct bm_rres *h, const char *name, double v, const char *unit)
-{
-	struct bm_rmetric *m = &h->m[h->nm++];
-
-	snprintf(m->name, sizeof(m->name), "%s", name);
-	snprintf(m->unit, sizeof(m->unit), "%s", unit);
-	m->value = v;
-}
 
 static struct bm_rres *add(const char *label, const char *eng, const char *fsize,
 			   const char *rest, const char *cache, double files_s, double lat)
@@ -43,12 +36,12 @@ static struct bm_rres *add(const char *label, const char *eng, const char *fsize
 		 fsize, strcmp(cache, "warm") ? "" : "-warm");
 	snprintf(h->params, sizeof(h->params), "engine=%s %s fsize=%s %s cache=%s", eng,
 		 "files=1000", fsize, rest, cache);
-	metric(h, "real", 1.5, "s");
-	metric(h, "files_s", files_s, "files/s");
-	metric(h, "rate", files_s * kib / 1024, "MiB/s");
+	tu_rmetric(h, "real", 1.5, "s");
+	tu_rmetric(h, "files_s", files_s, "files/s");
+	tu_rmetric(h, "rate", files_s * kib / 1024, "MiB/s");
 	if (lat >= 0)
-		metric(h, "lat_avg", lat, "ms");
-	metric(h, "direct", strstr(rest, "direct=1") ? 1 : 0, "count");
+		tu_rmetric(h, "lat_avg", lat, "ms");
+	tu_rmetric(h, "direct", strstr(rest, "direct=1") ? 1 : 0, "count");
 	rows[nres].label = label;
 	rows[nres].r = h;
 	nres++;

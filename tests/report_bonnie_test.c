@@ -19,14 +19,6 @@ static struct bm_rres res[NRES];
 static struct bm_rrow rows[NRES];
 static size_t nres;
 
-static void metric(struct bm_rres *h, const char *name, double v, const char *unit)
-{
-	struct bm_rmetric *m = &h->m[h->nm++];
-
-	snprintf(m->name, sizeof(m->name), "%s", name);
-	snprintf(m->unit, sizeof(m->unit), "%s", unit);
-	m->value = v;
-}
 
 /* A record as the runner emits it: the window's metrics, then bonnie's.
  * work is KiB, seeks or files; rate and cpu% are what the test measured. */
@@ -49,14 +41,14 @@ static struct bm_rres *add(const char *label, const char *fs, int rep, const cha
 	snprintf(h->fs, sizeof(h->fs), "%s", fs);
 	snprintf(h->test, sizeof(h->test), "%s", names[test]);
 	snprintf(h->params, sizeof(h->params), "%s", params);
-	metric(h, "real", elapsed + 0.01, "s");
-	metric(h, "utime", 0.1, "s");
-	metric(h, "stime", 0.2, "s");
-	metric(h, "rate", rate, units[test < 5 ? 0 : test == 5 ? 1 : 2]);
-	metric(h, "cpu", (int)cpu, "%");
-	metric(h, "cpu_s", cpu / 100 * elapsed, "s");
-	metric(h, "elapsed", elapsed, "s");
-	metric(h, "lat", lat_us, "us");
+	tu_rmetric(h, "real", elapsed + 0.01, "s");
+	tu_rmetric(h, "utime", 0.1, "s");
+	tu_rmetric(h, "stime", 0.2, "s");
+	tu_rmetric(h, "rate", rate, units[test < 5 ? 0 : test == 5 ? 1 : 2]);
+	tu_rmetric(h, "cpu", (int)cpu, "%");
+	tu_rmetric(h, "cpu_s", cpu / 100 * elapsed, "s");
+	tu_rmetric(h, "elapsed", elapsed, "s");
+	tu_rmetric(h, "lat", lat_us, "us");
 	rows[nres].label = label;
 	rows[nres].r = h;
 	nres++;

@@ -18,14 +18,6 @@ static struct bm_rres res[NRES];
 static struct bm_rrow rows[NRES];
 static size_t nres;
 
-static void metric(struct bm_rres *h, const char *name, double v, const char *unit)
-{
-	struct bm_rmetric *m = &h->m[h->nm++];
-
-	snprintf(m->name, sizeof(m->name), "%s", name);
-	snprintf(m->unit, sizeof(m->unit), "%s", unit);
-	m->value = v;
-}
 
 /* A result as the runner emits it: window metrics, then rate, secs, mb. */
 static struct bm_rres *add(const char *label, const char *fs, const char *test,
@@ -40,14 +32,14 @@ static struct bm_rres *add(const char *label, const char *fs, const char *test,
 	snprintf(h->fs, sizeof(h->fs), "%s", fs);
 	snprintf(h->test, sizeof(h->test), "%s", test);
 	snprintf(h->params, sizeof(h->params), "%s", params);
-	metric(h, "real", mb / rate + 0.01, "s");
-	metric(h, "utime", 0, "s");
-	metric(h, "stime", 0.12, "s");
-	metric(h, "read", 0, "KiB");
-	metric(h, "written", mb * 1e6 / 1024, "KiB");
-	metric(h, "rate", rate, "MB/s");
-	metric(h, "secs", mb / rate, "s");
-	metric(h, "mb", mb, "MB");
+	tu_rmetric(h, "real", mb / rate + 0.01, "s");
+	tu_rmetric(h, "utime", 0, "s");
+	tu_rmetric(h, "stime", 0.12, "s");
+	tu_rmetric(h, "read", 0, "KiB");
+	tu_rmetric(h, "written", mb * 1e6 / 1024, "KiB");
+	tu_rmetric(h, "rate", rate, "MB/s");
+	tu_rmetric(h, "secs", mb / rate, "s");
+	tu_rmetric(h, "mb", mb, "MB");
 	rows[nres].label = label;
 	rows[nres].r = h;
 	nres++;

@@ -19,14 +19,6 @@ static struct bm_rres res[NRES];
 static struct bm_rrow rows[NRES];
 static size_t nres;
 
-static void metric(struct bm_rres *h, const char *name, double v, const char *unit)
-{
-	struct bm_rmetric *m = &h->m[h->nm++];
-
-	snprintf(m->name, sizeof(m->name), "%s", name);
-	snprintf(m->unit, sizeof(m->unit), "%s", unit);
-	m->value = v;
-}
 
 /* One result; lat < 0: a record without the percentiles. */
 static struct bm_rres *add(const char *label, const char *params, double iops, double lat,
@@ -41,15 +33,15 @@ static struct bm_rres *add(const char *label, const char *params, double iops, d
 	snprintf(h->fs, sizeof(h->fs), "raw");
 	snprintf(h->test, sizeof(h->test), "raw-x");
 	snprintf(h->params, sizeof(h->params), "%s", params);
-	metric(h, "real", 1.5, "s");
-	metric(h, "iops", iops, "ops/s");
-	metric(h, "bw", iops * 4096 / 1048576, "MiB/s");
+	tu_rmetric(h, "real", 1.5, "s");
+	tu_rmetric(h, "iops", iops, "ops/s");
+	tu_rmetric(h, "bw", iops * 4096 / 1048576, "MiB/s");
 	if (lat >= 0) {
-		metric(h, "lat_p50", lat, "ms");
-		metric(h, "lat_p99", lat * 4, "ms");
-		metric(h, "lat_p999", lat * 9, "ms");
+		tu_rmetric(h, "lat_p50", lat, "ms");
+		tu_rmetric(h, "lat_p99", lat * 4, "ms");
+		tu_rmetric(h, "lat_p999", lat * 9, "ms");
 	}
-	metric(h, "cpu_io", cpu, "us");
+	tu_rmetric(h, "cpu_io", cpu, "us");
 	rows[nres].label = label;
 	rows[nres].r = h;
 	nres++;

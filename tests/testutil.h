@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "profile.h"
+#include "report.h"
 #include "result.h"
 #include "tap.h"
 
@@ -30,6 +31,16 @@ static inline int tu_entries(const char *dir)
 		n += strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
 	closedir(d);
 	return n;
+}
+
+/* One more metric in a decoded result row (the report formatters' tests). */
+static inline void tu_rmetric(struct bm_rres *h, const char *name, double v, const char *unit)
+{
+	struct bm_rmetric *m = &h->m[h->nm++];
+
+	snprintf(m->name, sizeof(m->name), "%s", name);
+	snprintf(m->unit, sizeof(m->unit), "%s", unit);
+	m->value = v;
 }
 
 /* mkdtemp or give up: a test without its scratch dir proves nothing. */
