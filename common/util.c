@@ -161,9 +161,9 @@ int bm_append_file(int fd, const char *src)
 	int in, rc = 0;
 	ssize_t n;
 
-	in = open(src, O_RDONLY | O_CLOEXEC);
+	in = bm_open_regular(src);
 	if (in < 0)
-		return -errno;
+		return in;
 	while ((n = read(in, buf, sizeof(buf))) != 0) {
 		if (n < 0) {
 			if (errno == EINTR)

@@ -6,6 +6,7 @@
 # named) or replaces the link, and the victim is unchanged.  Folders another
 # user could redirect are refused; a sticky /tmp-like parent is fine.
 # One real boot proves that QEMU itself writes through descriptors.
+# Configuration files that are not regular files are refused (issue 43).
 # Usage: BM=build/bootmark sh tests/outsafety.sh
 # Exit: 0 pass, 1 fail, 77 skip (not root, no QEMU, the kernel cannot be fetched).
 # shellcheck disable=SC2016
@@ -146,6 +147,27 @@ rc=$?
 check "pxe over planted links: tree written (exit $rc), links replaced" \
 	'[ $rc -eq 0 ] && [ ! -L "$out/tftp/pxelinux.0" ] && [ ! -L "$out/tftp/pxelinux.cfg/default" ]'
 victim_ok "pxe"
+
+# configuration files are regular files (case 8): a FIFO, a device or a folder
+# as a suite, a profile or bootmark.conf is bad input at once, the file named
+cfg=$out/cfg
+cp -r "$(dirname "$BM")/../configs" "$cfg" && cp -r "$cfg" "$cfg-conf"
+mkfifo "$cfg/suites/fifo" "$cfg/fs/fifo" && ln -s /dev/null "$cfg/suites/null" &&
+	mkdir "$cfg/suites/folder" && rm "$cfg-conf/bootmark.conf" && mkfifo "$cfg-conf/bootmark.conf"
+for c in "suites/fifo:--suite fifo --fs ext4" "suites/null:--suite null --fs ext4" \
+	"suites/folder:--suite folder --fs ext4" "fs/fifo:--suite bisect --fs fifo" \
+	"bootmark.conf:--suite bisect --fs ext4"; do
+	f=${c%%:*}
+	d=$cfg
+	[ "$f" = bootmark.conf ] && d=$cfg-conf
+	# shellcheck disable=SC2086
+	timeout 60 $BM run --kernel "$kernel" --configs "$d" ${c#*:} --out "$out/cfgrun" --accel tcg \
+		>"$out/cfgrun.log" 2>&1
+	rc=$?
+	check "run --configs with $f not a regular file: exit 100 (got $rc), named, no --out" \
+		'[ $rc -eq 100 ] && has "$out/cfgrun.log" "$d/$f: \(not a regular file\|Is a directory\)" &&
+		 [ ! -e "$out/cfgrun" ]'
+done
 
 # neighbours: a busy QEMU (a kernel panicked with panic=0 spins under TCG) next
 # to run A; run B --exclusive started while A measures waits for A and says so
