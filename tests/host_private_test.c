@@ -1,23 +1,28 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Files bootmark keeps under one name are its user's own (issue 43, cases 3
- * and 4; common/outdir.c bm_private_*, docs/reliability.md "Shared hosts"):
- * the history and the names SQLite makes beside it.  Another user's link,
- * file or folder is refused and left as it was, nothing is made where that
- * user chose.  The cases with another user need
+ * Files bootmark keeps under one name are its user's own (issue 43, cases 3,
+ * 4 and 5; common/outdir.c bm_private_*, docs/reliability.md "Shared
+ * hosts"): the history and the names SQLite makes beside it, and the host's
+ * measuring lock.  Another user's link, file or folder is refused and left
+ * as it was, nothing is made where that user chose, and a lock folder
+ * another user made first is never used.  The cases with another user need
  * root (chown, setresuid); without it they are skipped.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "history.h"
+#include "hostlock.h"
 #include "outdir.h"
 #include "sha256.h"
 #include "tap.h"
@@ -201,6 +206,87 @@ static void test_their_db(void)
 	bm_hist_close(&h);
 }
 
+/*
+ * Case 5: another user made /tmp/bootmark-<uid> first (1777).  The victim
+ * (a uid of its own, no $XDG_RUNTIME_DIR, as a cron job runs) still takes a
+ * real lock, in a folder of its own; $BOOTMARK_LOCK_DIR naming another
+ * user's folder is refused, never used.
+ */
+static void test_lock(void)
+{
+	char home[PATH_MAX], lock[PATH_MAX + 64], squat[64], squatlock[96];
+	uid_t uid = 4200000 + (uid_t)(getpid() % 100000);
+	int p[2], q[2], rc, st;
+	struct stat sb;
+	char c = 0;
+	pid_t pid;
+
+	snprintf(squat, sizeof(squat), "/tmp/bootmark-%u", (unsigned)uid);
+	snprintf(squatlock, sizeof(squatlock), "%s/measure.lock", squat);
+	if ((mkdir(squat, 01777) && errno != EEXIST) || chmod(squat, 01777) ||
+	    chown(squat, uid + 1, (gid_t)-1))
+		tap_bail("cannot make the squatted folder");
+	path_of(home, "home");
+	if (mkdir(home, 0755) || chown(home, uid, (gid_t)-1) || chmod(tmp, 0755))
+		tap_bail("home");
+	if (pipe(p) || pipe(q))
+		tap_bail("pipe");
+	pid = fork();
+	if (pid == 0) {
+		int fd = -1;
+
+		unsetenv("XDG_RUNTIME_DIR");
+		unsetenv("BOOTMARK_LOCK_DIR");
+		unsetenv("BOOTMARK_CACHE");
+		unsetenv("XDG_CACHE_HOME");
+		setenv("HOME", home, 1);
+		if (setresgid(uid, uid, uid) || setresuid(uid, uid, uid))
+			_exit(3);
+		rc = bm_host_lock(BM_LOCK_SHARED, &fd);
+		c = rc || fd < 0 ? 'n' : 'y';
+		if (write(p[1], &c, 1) != 1 || read(q[0], &c, 1) != 1)
+			_exit(4);
+		/* a second user's folder named by $BOOTMARK_LOCK_DIR: refused */
+		bm_host_unlock(fd);
+		setenv("BOOTMARK_LOCK_DIR", squat, 1);
+		rc = bm_host_lock(BM_LOCK_EXCLUSIVE, &fd);
+		c = rc == -EINVAL && fd < 0 ? 'y' : 'n';
+		if (write(p[1], &c, 1) != 1)
+			_exit(5);
+		_exit(0);
+	}
+	if (pid < 0)
+		tap_bail("fork");
+	close(p[1]);
+	close(q[0]);
+	rc = read(p[0], &c, 1);
+	TAP_EQ_INT(rc == 1 ? c : 0, 'y', "lock: a user whose /tmp/bootmark-<uid> another user made "
+		   "still takes the shared lock");
+	snprintf(lock, sizeof(lock), "%s/.cache/bootmark/lock/measure.lock", home);
+	tap_ok(!stat(lock, &sb) && sb.st_uid == uid && (sb.st_mode & 07777) == 0600,
+	       "in a folder of its own (the cache's lock/), mode 0600");
+	{
+		int fd = open(lock, O_RDONLY | O_CLOEXEC);
+
+		tap_ok(fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) && errno == EWOULDBLOCK,
+		       "and holds it: an exclusive lock cannot be had meanwhile");
+		if (fd >= 0)
+			close(fd);
+	}
+	tap_ok(!exists(squatlock), "the squatted folder is not used");
+	if (write(q[1], &c, 1) != 1)
+		tap_bail("write");
+	rc = read(p[0], &c, 1);
+	TAP_EQ_INT(rc == 1 ? c : 0, 'y', "lock: $BOOTMARK_LOCK_DIR naming another user's 1777 folder "
+		   "is refused (-EINVAL, exit 100 in run)");
+	tap_ok(!exists(squatlock), "and nothing is made in it");
+	waitpid(pid, &st, 0);
+	TAP_EQ_INT(WIFEXITED(st) ? WEXITSTATUS(st) : 99, 0, "the victim's process ended well");
+	close(p[0]);
+	close(q[1]);
+	rmdir(squat);
+}
+
 int main(void)
 {
 	int root = geteuid() == 0;
@@ -212,8 +298,10 @@ int main(void)
 	if (root) {
 		test_planted_link();
 		test_their_db();
+		test_lock();
 	} else {
 		tap_skip("not root", "history: another user's link, file and -shm refused");
+		tap_skip("not root", "lock: a folder another user made first is never used");
 	}
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmp);
 	if (system(cmd))

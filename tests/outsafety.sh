@@ -6,7 +6,7 @@
 # named) or replaces the link, and the victim is unchanged.  Folders another
 # user could redirect are refused; a sticky /tmp-like parent is fine.
 # One real boot proves that QEMU itself writes through descriptors.  The
-# history and the configuration files (issue 43).
+# history, the measuring lock and the configuration files (issue 43).
 # Usage: BM=build/bootmark sh tests/outsafety.sh
 # Exit: 0 pass, 1 fail, 77 skip (not root, no QEMU, the kernel cannot be fetched).
 # shellcheck disable=SC2016
@@ -194,6 +194,21 @@ rc=$?
 check "history add with a planted -shm link: exit 100 (got $rc), the -shm named" \
 	'[ $rc -eq 100 ] && has "$out/h3.log" "mine.db-shm is a symbolic link"'
 victim_ok "history"
+
+# the measuring lock (case 5): a lock folder of another user (1777) is never
+# used, by --exclusive or plain runs alike (a run without its lock would go
+# unseen by an --exclusive one): bad input before --out exists.  The default
+# folders of a user without /run (a squatted /tmp/bootmark-<uid>) are in
+# tests/host_private_test.c.
+mkdir -m 1777 "$out/lockdir" && chown $nobody "$out/lockdir"
+for x in plain exclusive; do
+	BOOTMARK_LOCK_DIR="$out/lockdir" $BM run --kernel "$kernel" --suite bisect --fs ext4 \
+		--out "$out/lk-$x" --accel tcg $([ $x = plain ] || echo --exclusive) >"$out/lk-$x.log" 2>&1
+	rc=$?
+	check "run ($x) with another user's lock folder: exit 100 (got $rc), said, no --out, nothing in it" \
+		'[ $rc -eq 100 ] && has "$out/lk-$x.log" "refusing the host.s measuring lock" &&
+		 [ ! -e "$out/lk-$x" ] && [ -z "$(ls -A "$out/lockdir")" ]'
+done
 
 # configuration files are regular files (case 8): a FIFO, a device or a folder
 # as a suite, a profile or bootmark.conf is bad input at once, the file named
