@@ -329,3 +329,203 @@ int bm_out_plan_entries(const char *dir, const char *const *names, int replace_l
 	}
 	return rc;
 }
+
+int bm_out_mkdir(const char *dir, mode_t mode, char *why, size_t len)
+{
+	char tmp[PATH_MAX], *p;
+	int rc;
+
+	if (bm_path(tmp, sizeof(tmp), "%s", dir))
+		return -ENAMETOOLONG;
+	rc = bm_out_ready(dir, why, len);
+	if (rc)
+		return rc;
+	for (p = tmp + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(tmp, mode) && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	if (mkdir(tmp, mode) && errno != EEXIST)
+		return -errno;
+	return bm_dir_trusted(tmp, why, len);
+}
+
+/* A trusted folder no one else may make names in, sticky or not. */
+static int private_dir_ok(const char *path, const struct stat *st, char *why, size_t len)
+{
+	if (!S_ISDIR(st->st_mode)) {
+		snprintf(why, len, "%s is not a directory", path);
+		return -ENOTDIR;
+	}
+	if (!owner_ok(st->st_uid)) {
+		snprintf(why, len, "%s belongs to uid %u (another user)", path, (unsigned)st->st_uid);
+		return -EPERM;
+	}
+	if (st->st_mode & 022) {
+		snprintf(why, len, "%s is writable by %s (mode %04o): other users can make names "
+			 "in it", path, st->st_mode & 002 ? "everyone" : "its group",
+			 (unsigned)(st->st_mode & 07777));
+		return -EPERM;
+	}
+	return 0;
+}
+
+/* A regular file of ours, one link, that no one else may change. */
+static int private_file_ok(const char *path, const struct stat *st, char *why, size_t len)
+{
+	if (S_ISLNK(st->st_mode))
+		snprintf(why, len, "%s is a symbolic link: bootmark does not open one here", path);
+	else if (!S_ISREG(st->st_mode))
+		snprintf(why, len, "%s exists and is not a regular file", path);
+	else if (st->st_uid != geteuid())
+		snprintf(why, len, "%s belongs to uid %u (another user)", path, (unsigned)st->st_uid);
+	else if (st->st_nlink > 1)
+		snprintf(why, len, "%s has %u hard links: bootmark does not write through one",
+			 path, (unsigned)st->st_nlink);
+	else if (st->st_mode & 022)
+		snprintf(why, len, "%s is writable by %s (mode %04o): another user could change "
+			 "it", path, st->st_mode & 002 ? "everyone" : "its group",
+			 (unsigned)(st->st_mode & 07777));
+	else
+		return 0;
+	return -EEXIST;
+}
+
+int bm_private_dir(const char *dir, mode_t mode, char *why, size_t len)
+{
+	struct stat st;
+	int rc;
+
+	rc = mode ? bm_out_mkdir(dir, mode, why, len) : bm_dir_trusted(dir, why, len);
+	if (rc)
+		return rc;
+	if (stat(dir, &st))
+		return -errno;
+	return private_dir_ok(dir, &st, why, len);
+}
+
+int bm_private_entry(const char *path, char *why, size_t len)
+{
+	struct stat st;
+
+	if (lstat(path, &st))
+		return errno == ENOENT ? 0 : -errno;
+	return private_file_ok(path, &st, why, len);
+}
+
+int bm_private_open(const char *path, int flags, mode_t mode, char *why, size_t len)
+{
+	int base = (flags & ~(O_CREAT | O_EXCL)) | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC;
+	char name[NAME_MAX + 1], dir[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+	struct stat st;
+	int dfd, fd = -1, rc, i;
+
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
+	dfd = open_parent(path, name, sizeof(name));
+	if (dfd < 0) {
+		snprintf(why, len, "%s is %s", dir[0] ? dir : "/", dfd == -EPERM ?
+			 "another user's, or others may write to it" : strerror(-dfd));
+		return dfd;
+	}
+	if (fstat(dfd, &st)) {
+		rc = -errno;
+		goto out_close_dir;
+	}
+	rc = private_dir_ok(dir[0] ? dir : "/", &st, why, len);
+	if (rc)
+		goto out_close_dir;
+	/* made here when missing, never opened through a name made by someone else */
+	for (i = 0; i < 3; i++) {
+		fd = openat(dfd, name, base);
+		if (fd >= 0 || errno != ENOENT || !(flags & O_CREAT))
+			break;
+		fd = openat(dfd, name, base | O_CREAT | O_EXCL, mode);
+		if (fd >= 0 || errno != EEXIST)
+			break;
+	}
+	if (fd < 0) {
+		rc = -errno;
+		if (rc == -ELOOP) {
+			snprintf(why, len, "%s is a symbolic link: bootmark does not open one here",
+				 path);
+			rc = -EEXIST;
+		}
+		goto out_close_dir;
+	}
+	if (fstat(fd, &st)) {
+		rc = -errno;
+		goto out_close_fd;
+	}
+	rc = private_file_ok(path, &st, why, len);
+	if (!rc && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK))
+		rc = -errno;
+	if (!rc) {
+		close(dfd);
+		return fd;
+	}
+out_close_fd:
+	close(fd);
+out_close_dir:
+	close(dfd);
+	return rc;
+}
+
+int bm_private_file(const char *path, const char *const *companions, int create,
+		    char *real, size_t rlen, struct stat *st, char *why, size_t len)
+{
+	char buf[PATH_MAX], dir[PATH_MAX], rdir[PATH_MAX], one[PATH_MAX], *slash, *name;
+	struct stat ls;
+	int fd, rc, i;
+
+	if (bm_path(buf, sizeof(buf), "%s", path))
+		return -ENAMETOOLONG;
+	/* a link of ours is the user's own pointer; another user's points anywhere */
+	if (!lstat(path, &ls) && S_ISLNK(ls.st_mode)) {
+		if (!owner_ok(ls.st_uid)) {
+			snprintf(why, len, "%s is a symbolic link of uid %u (another user)", path,
+				 (unsigned)ls.st_uid);
+			return -EEXIST;
+		}
+		if (!realpath(path, buf)) {
+			if (errno != ENOENT)
+				return -errno;
+			snprintf(why, len, "%s is a symbolic link to nothing: bootmark does not make "
+				 "a file through one", path);
+			return -EEXIST;
+		}
+	}
+	slash = strrchr(buf, '/');
+	name = slash ? slash + 1 : buf;
+	if (!*name || !strcmp(name, ".") || !strcmp(name, "..")) {
+		snprintf(why, len, "%s names a folder, not a file", path);
+		return -EEXIST;
+	}
+	if (bm_path(dir, sizeof(dir), "%.*s", slash ? (int)(slash - buf) : 1, slash ? buf : "."))
+		return -ENAMETOOLONG;
+	rc = bm_private_dir(dir[0] ? dir : "/", create ? 0755 : 0, why, len);
+	if (rc)
+		return rc;
+	/* no link left on the way: an opener that resolves links sees this file */
+	if (!realpath(dir[0] ? dir : "/", rdir))
+		return -errno;
+	if (bm_path(real, rlen, "%s/%s", strcmp(rdir, "/") ? rdir : "", name))
+		return -ENAMETOOLONG;
+	rc = bm_private_entry(real, why, len);
+	for (i = 0; !rc && companions && companions[i]; i++) {
+		if (bm_path(one, sizeof(one), "%s%s", real, companions[i]))
+			return -ENAMETOOLONG;
+		rc = bm_private_entry(one, why, len);
+	}
+	if (rc)
+		return rc;
+	fd = bm_private_open(real, O_RDONLY | (create ? O_CREAT : 0), 0644, why, len);
+	if (fd < 0)
+		return fd;
+	rc = fstat(fd, st) ? -errno : 0;
+	close(fd);
+	return rc;
+}

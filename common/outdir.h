@@ -9,6 +9,7 @@
 #define BM_OUTDIR_H
 
 #include <stddef.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 /* path is an existing folder whose every ancestor, and every symlink on
@@ -45,5 +46,40 @@ int bm_out_clear(const char *dir);
 int bm_out_plan_dir(const char *dir);
 int bm_out_plan_file(const char *path, int replace_links);
 int bm_out_plan_entries(const char *dir, const char *const *names, int replace_links);
+
+/* mkdir -p of dir (missing levels made with mode) where bm_out_ready allows
+ * it; then dir must be trusted.  -EPERM/-ENOTDIR with why. */
+int bm_out_mkdir(const char *dir, mode_t mode, char *why, size_t len);
+
+/*
+ * Private files: those bootmark opens again and again under one name, with
+ * names others open beside them (SQLite makes a database's -journal, -wal
+ * and -shm by name whenever they are missing; lock files).  A check made
+ * before such an open cannot cover the names made after it, so the folder
+ * must be private: trusted (bm_dir_trusted) and writable by its owner only
+ * (a sticky /tmp is not enough: others may still create names there).  The
+ * file is a regular file of ours, with one link, that no one else may
+ * write.  Refusals are -EPERM (the folder) or -EEXIST (a file), with why.
+ */
+/* dir, made with mode when missing, is private. */
+int bm_private_dir(const char *dir, mode_t mode, char *why, size_t len);
+/* path is absent or a private file (lstat: a link is refused). */
+int bm_private_entry(const char *path, char *why, size_t len);
+/* Opens path in a private folder: O_NOFOLLOW, never blocking on a FIFO;
+ * with O_CREAT in flags a missing file is made with O_EXCL and mode.  The
+ * descriptor (O_CLOEXEC) of a private file, or -errno. */
+int bm_private_open(const char *path, int flags, mode_t mode, char *why, size_t len);
+/*
+ * A private file named by path, as a database is: a symbolic link of ours
+ * or root's at path is followed once (a link of another user is refused);
+ * its folder is made (create) and must be private; the file and each
+ * "<file><suffix>" of companions (NULL-terminated) must be absent or
+ * private files; the file is made (O_EXCL) when missing and create is set.
+ * real gets the file's path with no link in it (for openers that resolve
+ * links themselves, such as SQLite), *st its identity to compare after they
+ * opened it.  -ENOENT when it is missing and create is 0.
+ */
+int bm_private_file(const char *path, const char *const *companions, int create,
+		    char *real, size_t rlen, struct stat *st, char *why, size_t len);
 
 #endif

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "opts.h"
@@ -23,6 +24,39 @@ static const struct bm_opt fsprof_opts[] = {
 	BM_OPT_END
 };
 
+int bm_open_regular(const char *path)
+{
+	struct stat st;
+	int fd, rc;
+
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st)) {
+		rc = -errno;
+		goto out_close_fd;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		rc = S_ISDIR(st.st_mode) ? -EISDIR : -BM_ENOTREG;
+		goto out_close_fd;
+	}
+	/* regular files ignore it; a network filesystem might not */
+	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)) {
+		rc = -errno;
+		goto out_close_fd;
+	}
+	return fd;
+out_close_fd:
+	close(fd);
+	return rc;
+}
+
+const char *bm_strerror(int err)
+{
+	return err == BM_ENOTREG ? "not a regular file (a FIFO, a device or a socket)" :
+	       strerror(err);
+}
+
 int bm_read_file(const char *path, char **out, size_t *lenp, size_t max)
 {
 	size_t len = 0, cap = 4096;
@@ -31,9 +65,9 @@ int bm_read_file(const char *path, char **out, size_t *lenp, size_t max)
 	int fd, ret = 0;
 
 	*out = NULL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = bm_open_regular(path);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	buf = malloc(cap);
 	if (!buf) {
 		ret = -ENOMEM;
@@ -119,7 +153,7 @@ static int load_text(const char *dir, const char *name, char **text,
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	ret = bm_read_file(path, text, NULL, 64 << 10);
 	if (ret)
-		snprintf(err, errlen, "cannot read %s: %s", path, strerror(-ret));
+		snprintf(err, errlen, "cannot read %s: %s", path, bm_strerror(-ret));
 	return ret;
 }
 

@@ -18,6 +18,7 @@
 #ifndef BM_PROFILE_H
 #define BM_PROFILE_H
 
+#include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -72,7 +73,20 @@ int bm_suite_parse(struct bm_suite *s, const char *name, const char *text,
 int bm_suite_load(struct bm_suite *s, const char *dir, const char *name,
 		  char *err, size_t errlen);
 
-/* Reads a whole small file into a NUL-terminated malloc'd buffer. */
+/*
+ * Configuration and input files are regular files: a FIFO would block its
+ * reader for ever (opening it waits for a writer), a device or a socket need
+ * not end.  bm_open_regular opens path for reading without waiting
+ * (O_NONBLOCK, then cleared) and refuses a folder (-EISDIR) and anything else
+ * that is not a regular file (-BM_ENOTREG); bm_strerror says so in words.
+ * Links are followed: reading through one writes nothing.
+ */
+#define BM_ENOTREG EBADFD
+int bm_open_regular(const char *path);
+/* strerror(err), but "not a regular file (...)" for BM_ENOTREG. */
+const char *bm_strerror(int err);
+/* Reads a whole small regular file (bm_open_regular) into a NUL-terminated
+ * malloc'd buffer. */
 int bm_read_file(const char *path, char **out, size_t *lenp, size_t max);
 
 #endif

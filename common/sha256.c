@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "profile.h"
 #include "sha256.h"
 
 static const uint32_t K[64] = {
@@ -137,9 +138,9 @@ int bm_sha256_file(const char *path, char hex[65])
 	ssize_t n;
 	int fd, rc = 0;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = bm_open_regular(path);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	bm_sha256_init(&c);
 	while ((n = read(fd, buf, sizeof(buf))) != 0) {
 		if (n < 0) {

@@ -46,29 +46,10 @@ int bm_path(char *buf, size_t len, const char *fmt, ...)
 
 int bm_mkdir_p(const char *path, mode_t mode)
 {
-	char tmp[PATH_MAX], why[PATH_MAX + 100];
-	char *p;
-	int rc;
+	char why[PATH_MAX + 100];
+	int rc = bm_out_mkdir(path, mode, why, sizeof(why));
 
-	if (bm_path(tmp, sizeof(tmp), "%s", path))
-		return -ENAMETOOLONG;
 	/* a folder another user could redirect is no place to write (outdir.c) */
-	rc = bm_out_ready(path, why, sizeof(why));
-	if (rc == -EPERM || rc == -ENOTDIR)
-		bm_msg("refusing %s: %s", path, why);
-	if (rc)
-		return rc;
-	for (p = tmp + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(tmp, mode) && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	if (mkdir(tmp, mode) && errno != EEXIST)
-		return -errno;
-	rc = bm_dir_trusted(tmp, why, sizeof(why));
 	if (rc == -EPERM || rc == -ENOTDIR)
 		bm_msg("refusing %s: %s", path, why);
 	return rc;
@@ -161,9 +142,9 @@ int bm_append_file(int fd, const char *src)
 	int in, rc = 0;
 	ssize_t n;
 
-	in = open(src, O_RDONLY | O_CLOEXEC);
+	in = bm_open_regular(src);
 	if (in < 0)
-		return -errno;
+		return in;
 	while ((n = read(in, buf, sizeof(buf))) != 0) {
 		if (n < 0) {
 			if (errno == EINTR)

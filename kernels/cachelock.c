@@ -11,22 +11,31 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/file.h>
 #include <unistd.h>
 
 #include "kernel.h"
+#include "outdir.h"
 #include "util.h"
 
 int bm_cache_lock(const char *path, const char *what, int *fd_out)
 {
+	char why[PATH_MAX + 200];
 	int fd;
 
 	*fd_out = -1;
-	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+	/* the user's own file in a folder no one else writes (outdir.h): a
+	 * lock another user can open, they can hold */
+	fd = bm_private_open(path, O_RDWR | O_CREAT, 0600, why, sizeof(why));
+	if (fd == -EEXIST || fd == -EPERM || fd == -ENOTDIR) {
+		bm_msg("refusing the lock %s: %s", path, why);
+		return -EPERM;
+	}
 	if (fd < 0)
-		return -errno;
+		return fd;
 	if (flock(fd, LOCK_EX | LOCK_NB)) {
 		if (errno != EWOULDBLOCK) {
 			close(fd);

@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "kernel.h"
+#include "outdir.h"
 #include "util.h"
 
 const char *const bm_deb_suites[] = {
@@ -270,9 +271,10 @@ static int run_update(const struct apt *a, char *log, size_t loglen)
 		return rc;
 	if (bm_path(log, loglen, "%s/update.log", a->dir))
 		return -ENAMETOOLONG;
-	fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/* made afresh (outdir.h): a link planted at the name is not followed */
+	fd = bm_out_open(log, O_WRONLY | O_CLOEXEC, 0644);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	rc = bm_proc_start(argv, fd, &pid);
 	close(fd);
 	if (rc)

@@ -12,6 +12,7 @@
 
 #include "kbuild.h"
 #include "kernel.h"
+#include "profile.h"
 #include "stats.h"
 #include "util.h"
 
@@ -92,12 +93,18 @@ int bm_kconfig_missing(const char *fragment, const char *config, char *buf, size
 	char line[512];
 	size_t used = 0;
 	FILE *f;
-	int rc = 0;
+	int fd, rc = 0;
 
 	buf[0] = '\0';
-	f = fopen(fragment, "re");
-	if (!f)
-		return -errno;
+	fd = bm_open_regular(fragment);
+	if (fd < 0)
+		return fd;
+	f = fdopen(fd, "r");
+	if (!f) {
+		rc = -errno;
+		close(fd);
+		return rc;
+	}
 	while (fgets(line, sizeof(line), f)) {
 		char *eq = strstr(line, "=y");
 
@@ -224,7 +231,7 @@ static int configure(const struct bm_kbuild *b, const char *src, const char *out
 	if (close(fd) && !rc)
 		rc = -errno;
 	if (rc) {
-		bm_msg("cannot append %s to %s: %s", frag, dotconfig, strerror(-rc));
+		bm_msg("cannot append %s to %s: %s", frag, dotconfig, bm_strerror(-rc));
 		return rc;
 	}
 	{

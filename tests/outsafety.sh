@@ -5,7 +5,8 @@
 # sha256 is taken before and after: the command refuses (exit 100, the path
 # named) or replaces the link, and the victim is unchanged.  Folders another
 # user could redirect are refused; a sticky /tmp-like parent is fine.
-# One real boot proves that QEMU itself writes through descriptors.
+# One real boot proves that QEMU itself writes through descriptors.  The
+# history, the measuring lock and the configuration files (issue 43).
 # Usage: BM=build/bootmark sh tests/outsafety.sh
 # Exit: 0 pass, 1 fail, 77 skip (not root, no QEMU, the kernel cannot be fetched).
 # shellcheck disable=SC2016
@@ -146,6 +147,89 @@ rc=$?
 check "pxe over planted links: tree written (exit $rc), links replaced" \
 	'[ $rc -eq 0 ] && [ ! -L "$out/tftp/pxelinux.0" ] && [ ! -L "$out/tftp/pxelinux.cfg/default" ]'
 victim_ok "pxe"
+
+# the history (issue 43, cases 3 and 4): it lives in a folder only its user can
+# write, SQLite's -wal, -shm and -journal beside it too.  A link another user
+# planted at --db in a sticky folder: refused, nothing made where it points
+none() { for s in "" -wal -shm -journal; do [ -e "$1$s" ] || [ -L "$1$s" ] && return 1; done; return 0; }
+mkdir "$out/elsewhere" && chown $nobody "$out/elsewhere"
+ln -s "$out/elsewhere/target.db" "$out/sticky/hx.db" && chown -h $nobody "$out/sticky/hx.db"
+$BM history add --db "$out/sticky/hx.db" "$out/run-over" >"$out/hx.log" 2>&1
+rc=$?
+check "history add --db through another user's link: exit 100 (got $rc), the link named" \
+	'[ $rc -eq 100 ] && has "$out/hx.log" "hx.db is a symbolic link of uid $nobody"'
+$BM run --kernel "$kernel" --suite bisect --fs ext4 --out "$out/hxrun" --accel tcg \
+	--history "$out/sticky/hx.db" >"$out/hxrun.log" 2>&1
+rc=$?
+check "run --history through it: exit 100 (got $rc), no --out" '[ $rc -eq 100 ] && [ ! -e "$out/hxrun" ]'
+$BM capture --file "$out/cap.in" --out "$out/hxcap" --history "$out/sticky/hx.db" >"$out/hxcap.log" 2>&1
+rc=$?
+check "capture --history through it: exit 100 (got $rc), no --out" '[ $rc -eq 100 ] && [ ! -e "$out/hxcap" ]'
+check "nothing made where the link points (file, -wal, -shm, -journal)" 'none "$out/elsewhere/target.db"'
+$BM history add --db "$out/sticky/new.db" "$out/run-over" >"$out/hnew.log" 2>&1
+rc=$?
+check "history add --db in a 1777 folder: exit 100 (got $rc), nothing made" \
+	'[ $rc -eq 100 ] && has "$out/hnew.log" "writable by everyone" && none "$out/sticky/new.db"'
+# another user's history (0666, its -wal and -shm too): refused, left as it was
+mkdir "$out/hist"
+$BM history add --db "$out/hist/theirs.db" "$out/run-over" >"$out/h0.log" 2>&1 &&
+	$BM history add --db "$out/hist/mine.db" "$out/run-over" >>"$out/h0.log" 2>&1
+rc=$?
+check "history add into a folder of one's own: exit 0 (got $rc)" '[ $rc -eq 0 ]'
+chown $nobody "$out/hist/theirs.db"* && chmod 0666 "$out/hist/theirs.db"*
+hsum=$(cat "$out/hist/theirs.db"* | sha256sum)
+$BM history add --db "$out/hist/theirs.db" "$out/run-over" >"$out/h1.log" 2>&1
+rc=$?
+check "history add into another user's database (0666): exit 100 (got $rc), unchanged" \
+	'[ $rc -eq 100 ] && has "$out/h1.log" "theirs.db belongs to uid $nobody" &&
+	 [ "$(cat "$out/hist/theirs.db"* | sha256sum)" = "$hsum" ]'
+$BM history boots --db "$out/hist/theirs.db" >"$out/h2.log" 2>&1
+rc=$?
+check "history boots of it: exit 100 (got $rc) (a reader opens it read-write too)" '[ $rc -eq 100 ]'
+# a -shm planted as a link beside one's own history: refused by name
+rm -f "$out/hist/mine.db-shm"
+ln -s "$victim" "$out/hist/mine.db-shm" && chown -h $nobody "$out/hist/mine.db-shm"
+$BM history add --db "$out/hist/mine.db" "$out/run-over" >"$out/h3.log" 2>&1
+rc=$?
+check "history add with a planted -shm link: exit 100 (got $rc), the -shm named" \
+	'[ $rc -eq 100 ] && has "$out/h3.log" "mine.db-shm is a symbolic link"'
+victim_ok "history"
+
+# the measuring lock (case 5): a lock folder of another user (1777) is never
+# used, by --exclusive or plain runs alike (a run without its lock would go
+# unseen by an --exclusive one): bad input before --out exists.  The default
+# folders of a user without /run (a squatted /tmp/bootmark-<uid>) are in
+# tests/host_private_test.c.
+mkdir -m 1777 "$out/lockdir" && chown $nobody "$out/lockdir"
+for x in plain exclusive; do
+	BOOTMARK_LOCK_DIR="$out/lockdir" $BM run --kernel "$kernel" --suite bisect --fs ext4 \
+		--out "$out/lk-$x" --accel tcg $([ $x = plain ] || echo --exclusive) >"$out/lk-$x.log" 2>&1
+	rc=$?
+	check "run ($x) with another user's lock folder: exit 100 (got $rc), said, no --out, nothing in it" \
+		'[ $rc -eq 100 ] && has "$out/lk-$x.log" "refusing the host.s measuring lock" &&
+		 [ ! -e "$out/lk-$x" ] && [ -z "$(ls -A "$out/lockdir")" ]'
+done
+
+# configuration files are regular files (case 8): a FIFO, a device or a folder
+# as a suite, a profile or bootmark.conf is bad input at once, the file named
+cfg=$out/cfg
+cp -r "$(dirname "$BM")/../configs" "$cfg" && cp -r "$cfg" "$cfg-conf"
+mkfifo "$cfg/suites/fifo" "$cfg/fs/fifo" && ln -s /dev/null "$cfg/suites/null" &&
+	mkdir "$cfg/suites/folder" && rm "$cfg-conf/bootmark.conf" && mkfifo "$cfg-conf/bootmark.conf"
+for c in "suites/fifo:--suite fifo --fs ext4" "suites/null:--suite null --fs ext4" \
+	"suites/folder:--suite folder --fs ext4" "fs/fifo:--suite bisect --fs fifo" \
+	"bootmark.conf:--suite bisect --fs ext4"; do
+	f=${c%%:*}
+	d=$cfg
+	[ "$f" = bootmark.conf ] && d=$cfg-conf
+	# shellcheck disable=SC2086
+	timeout 60 $BM run --kernel "$kernel" --configs "$d" ${c#*:} --out "$out/cfgrun" --accel tcg \
+		>"$out/cfgrun.log" 2>&1
+	rc=$?
+	check "run --configs with $f not a regular file: exit 100 (got $rc), named, no --out" \
+		'[ $rc -eq 100 ] && has "$out/cfgrun.log" "$d/$f: \(not a regular file\|Is a directory\)" &&
+		 [ ! -e "$out/cfgrun" ]'
+done
 
 # neighbours: a busy QEMU (a kernel panicked with panic=0 spins under TCG) next
 # to run A; run B --exclusive started while A measures waits for A and says so

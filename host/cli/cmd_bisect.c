@@ -122,7 +122,7 @@ static int load_candidates(struct bisect *B)
 
 	rc = bm_read_file(B->o.candidates, &text, &len, 1 << 20);
 	if (rc) {
-		bm_msg("cannot read %s: %s", B->o.candidates, strerror(-rc));
+		bm_msg("cannot read %s: %s", B->o.candidates, bm_strerror(-rc));
 		return -EINVAL;
 	}
 	B->specs = calloc(MAX_CANDIDATES, sizeof(*B->specs));

@@ -230,7 +230,7 @@ static int spec_from_file(struct step *S, char *err, size_t errlen)
 
 	rc = bm_read_file(S->o.kernel_file, &text, &len, 1 << 16);
 	if (rc) {
-		snprintf(err, errlen, "cannot read %s: %s", S->o.kernel_file, strerror(-rc));
+		snprintf(err, errlen, "cannot read %s: %s", S->o.kernel_file, bm_strerror(-rc));
 		return rc;
 	}
 	rc = -EINVAL;

@@ -470,12 +470,10 @@ static int take_host(struct plan *p)
 		       p->o.exclusive ? BM_LOCK_EXCLUSIVE : BM_LOCK_SHARED;
 	if (p->o.exclusive && p->lock_mode == BM_LOCK_NONE)
 		bm_msg("--exclusive: --icount's virtual time does not see the host's load; no lock");
+	/* a run without its lock would go unseen by an --exclusive one: none runs */
 	rc = bm_host_lock(p->lock_mode, &p->lock_fd);
-	if (rc && rc != -EINTR) {
+	if (rc && rc != -EINTR && rc != -EINVAL)
 		bm_msg("cannot take the host's measuring lock: %s", strerror(-rc));
-		if (p->lock_mode == BM_LOCK_SHARED)
-			rc = 0;  /* the load in meta.json still tells */
-	}
 	return rc;
 }
 
@@ -504,7 +502,8 @@ int bm_cmd_run(int argc, char **argv)
 	bm_stop_catch();
 	rc = take_host(p);
 	if (rc) {
-		rc = rc == -EINTR ? 128 + bm_stop_signal() : BM_EXIT_SYSTEM;
+		rc = rc == -EINTR ? 128 + bm_stop_signal() : rc == -EINVAL ? BM_EXIT_USAGE :
+		     BM_EXIT_SYSTEM;
 		goto out_free_plan;
 	}
 	rc = bm_mkdir_p(p->o.out, 0755);

@@ -68,6 +68,7 @@ static int check_configs(struct bm_setup *s, const char *suite, const char *fs_l
 	char dir[PATH_MAX], err[512], fs[256], *tok, *save = NULL;
 	struct bm_fsprof prof;
 	unsigned nfs = 0;
+	int rc;
 
 	if (!bm_safe_name(suite)) {
 		bm_msg("bad suite name '%s'", suite);
@@ -78,8 +79,9 @@ static int check_configs(struct bm_setup *s, const char *suite, const char *fs_l
 		bm_msg("unknown or bad suite '%s': %s", suite, err);
 		return -EINVAL;
 	}
-	if (bm_conf_modules(s->configs, s->modules, sizeof(s->modules))) {
-		bm_msg("cannot read %s/bootmark.conf", s->configs);
+	rc = bm_conf_modules(s->configs, s->modules, sizeof(s->modules));
+	if (rc) {
+		bm_msg("cannot read %s/bootmark.conf: %s", s->configs, bm_strerror(-rc));
 		return -EINVAL;
 	}
 	snprintf(s->boot_modules, sizeof(s->boot_modules), "%s", s->modules);

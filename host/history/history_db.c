@@ -13,11 +13,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
 
 #include "history.h"
+#include "outdir.h"
 #include "util.h"
 
 #define BUSY_MS 60000
@@ -192,35 +194,65 @@ static int set_wal(struct bm_hist *h)
 	return ok ? 0 : -EIO;
 }
 
-static int open_at(struct bm_hist *h, const char *path, int flags, int version)
-{
-	char dir[PATH_MAX], why[256], *slash;
-	long long ver = 0;
-	int exists = access(path, F_OK) == 0, rc;
-	enum kind kind;
+/* The names SQLite opens beside a database, by name, whenever they are
+ * missing: its rollback journal, its WAL and the WAL's index. */
+static const char *const companions[] = { "-journal", "-wal", "-shm", NULL };
 
-	memset(h, 0, sizeof(*h));
-	snprintf(h->path, sizeof(h->path), "%s", path);
-	if (!exists && !(flags & BM_HIST_CREATE)) {
+/*
+ * The history is its user's own (outdir.h, bm_private_file): a file of
+ * theirs, in a folder no one else can make names in, so that SQLite's
+ * companions are never another user's file or link; root writing into a
+ * history another user owns would let that user change it.  real gets the
+ * path SQLite opens (no link on it), *st the file's identity.
+ */
+static int own_file(const char *path, int create, char *real, size_t rlen, struct stat *st)
+{
+	char why[PATH_MAX + 200];
+	int rc = bm_private_file(path, companions, create, real, rlen, st, why, sizeof(why));
+
+	if (rc == -ENOENT && !create) {
 		bm_msg("no history at %s (bootmark history add DIR... makes one)", path);
 		return -ENOENT;
 	}
-	if (!exists) {
-		snprintf(dir, sizeof(dir), "%s", path);
-		slash = strrchr(dir, '/');
-		if (slash && slash != dir) {
-			*slash = '\0';
-			if ((rc = bm_mkdir_p(dir, 0755))) {
-				bm_msg("cannot create %s: %s", dir, strerror(-rc));
-				return -EIO;
-			}
-		}
+	if (rc == -EPERM || rc == -ENOTDIR) {
+		bm_msg("refusing the history %s: %s; SQLite makes its -wal, -shm and -journal "
+		       "there by name: keep a history in a folder only you can write", path, why);
+		return -EINVAL;
 	}
-	rc = sqlite3_open_v2(path, &h->db, SQLITE_OPEN_READWRITE |
-			     (exists ? 0 : SQLITE_OPEN_CREATE), NULL);
+	if (rc == -EEXIST) {
+		bm_msg("refusing the history %s: %s", path, why);
+		return -EINVAL;
+	}
+	if (rc)
+		bm_msg("cannot open %s: %s", path, strerror(-rc));
+	return rc;
+}
+
+static int open_at(struct bm_hist *h, const char *path, int flags, int version)
+{
+	char real[PATH_MAX], why[256];
+	struct stat st, now;
+	long long ver = 0;
+	enum kind kind;
+	int rc;
+
+	memset(h, 0, sizeof(*h));
+	snprintf(h->path, sizeof(h->path), "%s", path);
+	rc = own_file(path, flags & BM_HIST_CREATE, real, sizeof(real), &st);
+	if (rc)
+		return rc == -ENOENT || rc == -EINVAL ? rc : -EIO;
+	rc = sqlite3_open_v2(real, &h->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW, NULL);
 	if (rc != SQLITE_OK) {
 		bm_msg("cannot open %s: %s", path, h->db ? sqlite3_errmsg(h->db) : "out of memory");
 		goto out_close;
+	}
+	/* SQLite opened the file by name: the one checked, still there */
+	if (lstat(real, &now) || !S_ISREG(now.st_mode) || now.st_dev != st.st_dev ||
+	    now.st_ino != st.st_ino) {
+		bm_msg("refusing the history %s: %s was replaced while it was opened", path, real);
+		sqlite3_close(h->db);
+		h->db = NULL;
+		return -EINVAL;
 	}
 	sqlite3_busy_timeout(h->db, BUSY_MS);
 	/*

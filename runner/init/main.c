@@ -137,7 +137,7 @@ static void read_config(struct boot *b)
 	ret = bm_read_file(RUNNER_CONF_PATH, &conf, NULL, 64 << 10);
 	if (ret && ret != -ENOENT) {
 		snprintf(b->cfg_err, sizeof(b->cfg_err), "cannot read %s: %s",
-			 RUNNER_CONF_PATH, strerror(-ret));
+			 RUNNER_CONF_PATH, bm_strerror(-ret));
 		b->cfg_bad = 1;
 	}
 	if (runner_cfg_load(&b->cfg, conf, RUNNER_CONF_PATH, b->cmdline,

@@ -382,7 +382,7 @@ int bm_pxe_advance(const char *tftpdir, const char *mac, const char *run,
 	if (rc) {
 		snprintf(err, errlen, rc == -ENOENT ? "box %s has no queue in %s (no %s)" :
 			 "box %s: cannot read its queue in %s: %s", norm, tftpdir,
-			 rc == -ENOENT ? path : strerror(-rc));
+			 rc == -ENOENT ? path : bm_strerror(-rc));
 		return rc;
 	}
 	q = malloc(sizeof(*q));

@@ -5,9 +5,17 @@
  * takes it exclusively, so it waits until the runs measuring now are done
  * and keeps later ones from starting theirs quietly (they are told, and
  * their load shows in meta.json).  Runs under --icount need no lock: their
- * virtual time does not see the host's load.  The lock lives where no other
- * user can plant it: /run/bootmark for root, else $XDG_RUNTIME_DIR/bootmark
- * or /tmp/bootmark-<uid> ($BOOTMARK_LOCK_DIR overrides, for tests).
+ * virtual time does not see the host's load.
+ *
+ * The lock's folder is private (outdir.h, bm_private_dir): its user's own,
+ * writable by no one else.  Another user who made it first (as a 1777
+ * /tmp/bootmark-<uid> could be, once the folder of users without
+ * $XDG_RUNTIME_DIR) could hold the lock or keep runs from taking it, so such
+ * a folder is refused, not swapped for another: two runs of one user that
+ * picked different folders would not see each other.  The folder: $BOOTMARK_LOCK_DIR; /run/bootmark for root; else
+ * $XDG_RUNTIME_DIR/bootmark; else /run/user/<uid>/bootmark when logind made
+ * /run/user/<uid> (a cron job shares the lock of the user's sessions); else
+ * the cache's lock/ folder.  None of those can another user make first.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -25,23 +33,64 @@
 #include "profile.h"
 #include "util.h"
 
-static int lock_path(char *buf, size_t len)
+static int lock_dir(char *dir, size_t len)
 {
 	const char *env = getenv("BOOTMARK_LOCK_DIR"), *xdg = getenv("XDG_RUNTIME_DIR");
-	char dir[PATH_MAX];
+	char run[64];
+	struct stat st;
 	int rc;
 
+	snprintf(run, sizeof(run), "/run/user/%u", (unsigned)geteuid());
 	if (env && *env)
-		rc = bm_path(dir, sizeof(dir), "%s", env);
-	else if (geteuid() == 0)
-		rc = bm_path(dir, sizeof(dir), "/run/bootmark");
-	else if (xdg && *xdg)
-		rc = bm_path(dir, sizeof(dir), "%s/bootmark", xdg);
-	else
-		rc = bm_path(dir, sizeof(dir), "/tmp/bootmark-%u", (unsigned)geteuid());
-	if (!rc)
-		rc = bm_mkdir_p(dir, 0755);
-	return rc ? rc : bm_path(buf, len, "%s/measure.lock", dir);
+		return bm_path(dir, len, "%s", env);
+	if (geteuid() == 0)
+		return bm_path(dir, len, "/run/bootmark");
+	if (xdg && *xdg == '/')
+		return bm_path(dir, len, "%s/bootmark", xdg);
+	if (!lstat(run, &st) && S_ISDIR(st.st_mode) && st.st_uid == geteuid())
+		return bm_path(dir, len, "%s/bootmark", run);
+	rc = bm_cache_root(dir, len);
+	if (rc) {
+		bm_msg("no folder for the host's measuring lock: no $XDG_RUNTIME_DIR, "
+		       "/run/user/%u, $BOOTMARK_CACHE, $XDG_CACHE_HOME or $HOME "
+		       "(set $BOOTMARK_LOCK_DIR)", (unsigned)geteuid());
+		return rc;
+	}
+	return bm_path(dir + strlen(dir), len - strlen(dir), "/lock");
+}
+
+/* The lock file in a private folder; -EINVAL when refused (reported). */
+static int lock_open(void)
+{
+	char dir[PATH_MAX], real[PATH_MAX], path[PATH_MAX + 16], why[PATH_MAX + 200];
+	struct stat st;
+	int fd, rc;
+
+	rc = lock_dir(dir, sizeof(dir));
+	if (rc)
+		return rc;
+	rc = bm_private_dir(dir, 0700, why, sizeof(why));
+	if (!rc && !realpath(dir, real))
+		rc = -errno;
+	if (!rc && bm_path(path, sizeof(path), "%s/measure.lock", real))
+		rc = -ENAMETOOLONG;
+	fd = rc ? rc : bm_private_open(path, O_RDWR | O_CREAT, 0600, why, sizeof(why));
+	if (fd == -EPERM || fd == -EEXIST || fd == -ENOTDIR) {
+		bm_msg("refusing the host's measuring lock in %s: %s (the lock must be its "
+		       "user's own: set $BOOTMARK_LOCK_DIR to a folder only you can write)", dir, why);
+		return -EINVAL;
+	}
+	if (fd < 0) {
+		bm_msg("cannot open the host's measuring lock in %s: %s", dir, strerror(-fd));
+		return fd;
+	}
+	/* a lock others may open, they may hold */
+	if (!fstat(fd, &st) && (st.st_mode & 077) && fchmod(fd, 0600)) {
+		rc = -errno;
+		close(fd);
+		return rc;
+	}
+	return fd;
 }
 
 /* "pid 123 (bootmark run --kernel ...)" for each process /proc/locks says
@@ -78,19 +127,16 @@ static void holders(ino_t ino, char *buf, size_t len)
 
 int bm_host_lock(int mode, int *fd_out)
 {
-	char path[PATH_MAX], who[1024];
+	char who[1024];
 	struct stat st;
 	int fd, rc;
 
 	*fd_out = -1;
 	if (mode == BM_LOCK_NONE)
 		return 0;
-	rc = lock_path(path, sizeof(path));
-	if (rc)
-		return rc;
-	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+	fd = lock_open();
 	if (fd < 0)
-		return -errno;
+		return fd;
 	if (fstat(fd, &st)) {
 		rc = -errno;
 		goto out_close;

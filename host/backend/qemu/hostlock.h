@@ -5,7 +5,8 @@
  * when an --exclusive run measures); BM_LOCK_EXCLUSIVE: --exclusive, waits for
  * the runs measuring now and says for whom; BM_LOCK_NONE: --icount (virtual
  * time needs no lock).  *fd is the lock to keep until the run ends (-1: none).
- * 0, -EINTR (a stop signal while waiting) or -errno.
+ * 0, -EINTR (a stop signal while waiting), -EINVAL (the lock's folder or file
+ * is not its user's own: refused, reported) or -errno (reported).
  */
 #ifndef BM_HOSTLOCK_H
 #define BM_HOSTLOCK_H

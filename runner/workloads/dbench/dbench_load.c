@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "dbench_load.h"
+#include "profile.h"
 #include "spawn.h"
 
 #define DB_TOK_MAX 8
@@ -278,46 +279,51 @@ void db_load_free(struct db_load *l)
 }
 
 /*
- * The loadfile as a stream: the output of "xzcat path" (busybox's in the
- * image; *pid set) or the file itself.  An fd, or -errno with err set.
+ * The loadfile as a stream: the output of "xzcat" (busybox's in the image;
+ * *pid set) reading it on its stdin, or the file itself.  Either way it is
+ * opened here as a regular file: a FIFO would hang the test.  An fd, or
+ * -errno with err set.
  */
 static int db_input_open(const char *path, pid_t *pid, char *err, size_t errlen)
 {
 	size_t n = strlen(path);
-	int xz = n > 3 && !strcmp(path + n - 3, ".xz"), p[2], fd;
+	int xz = n > 3 && !strcmp(path + n - 3, ".xz"), p[2], fd, rc;
 	char prog[256];
-	char *argv[] = { prog, "xzcat", (char *)path, NULL };
+	char *argv[] = { prog, "xzcat", NULL };
 
 	*pid = -1;
-	if (!xz) {
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
-		return fd < 0 ? -errno : fd;
+	fd = bm_open_regular(path);
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot open %s: %s", path, bm_strerror(-fd));
+		return fd;
 	}
+	if (!xz)
+		return fd;
 	if (access("/bin/busybox", X_OK) == 0) {
 		snprintf(prog, sizeof(prog), "/bin/busybox");
 	} else if (spawn_find("xzcat", prog, sizeof(prog)) == 0) {
-		argv[1] = (char *)path;
-		argv[2] = NULL;
+		argv[1] = NULL;
 	} else {
 		snprintf(err, errlen, "%s: no /bin/busybox or xzcat to decompress it", path);
+		close(fd);
 		return -ENOENT;
 	}
-	if (pipe2(p, O_CLOEXEC))
-		return -errno;
-	*pid = fork();
-	if (*pid == 0) {
-		dup2(p[1], 1);
-		execv(prog, argv);
-		_exit(127);
+	rc = pipe2(p, O_CLOEXEC) ? -errno : 0;
+	if (!rc) {
+		*pid = fork();
+		if (*pid == 0) {
+			dup2(fd, 0);
+			dup2(p[1], 1);
+			execv(prog, argv);
+			_exit(127);
+		}
+		rc = *pid < 0 ? -errno : p[0];
+		close(p[1]);
+		if (rc < 0)
+			close(p[0]);
 	}
-	close(p[1]);
-	if (*pid < 0) {
-		close(p[0]);
-		return -errno;
-	}
-	return p[0];
+	close(fd);
+	return rc;
 }
 
 /* The decompressor's exit status (0 without one: a plain file). */
