@@ -81,4 +81,19 @@ int disk_wipe(const char *dev, uint64_t size, char *err, size_t errlen);
  * leave the disk wiped.  0 or -errno. */
 int disk_ends_sum(const char *dev, uint64_t size, uint64_t *sum);
 
+/* A few blocks of the disk read or written (diskio.c): O_DIRECT where the
+ * device takes it, buffered where it refuses (EINVAL: an image on tmpfs).
+ * Buffers and offsets of 4 KiB multiples keep it direct on any disk. */
+struct disk_fd {
+	int fd, direct, flags;
+	const char *dev;
+};
+/* flags: O_RDONLY, O_WRONLY | O_EXCL ...: 0 or -errno. */
+int disk_fd_open(struct disk_fd *f, const char *dev, int flags);
+/* All of len bytes at off, 0 or -errno; a read past the end gives zeros. */
+int disk_fd_pread(struct disk_fd *f, void *buf, size_t len, uint64_t off);
+int disk_fd_pwrite(struct disk_fd *f, const void *buf, size_t len, uint64_t off);
+int disk_fd_sync(struct disk_fd *f);
+void disk_fd_close(struct disk_fd *f);
+
 #endif
