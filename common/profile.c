@@ -229,6 +229,85 @@ int bm_mkfs_argv_label(const char *type, char *argv[], int n, int max, const cha
 	return n + 2;
 }
 
+/* The profile's argv sets mkfs.xfs's data size (-d size=..., -dsize=...). */
+static int xfs_sets_size(char *argv[], int n)
+{
+	const char *sub, *p;
+	int i;
+
+	for (i = 1; i < n - 1; i++) {
+		if (strncmp(argv[i], "-d", 2))
+			continue;
+		sub = argv[i][2] ? argv[i] + 2 : i + 2 < n ? argv[i + 1] : "";
+		for (p = sub; p; p = strchr(p, ','), p = p ? p + 1 : NULL)
+			if (!strncmp(p, "size=", 5))
+				return 1;
+	}
+	return 0;
+}
+
+/* mkreiserfs's block size: -b N, -bN, --block-size N or --block-size=N; 4096. */
+static unsigned long reiserfs_block(char *argv[], int n)
+{
+	const char *v = NULL;
+	int i;
+
+	for (i = 1; i < n - 1 && !v; i++) {
+		if (!strcmp(argv[i], "-b") || !strcmp(argv[i], "--block-size"))
+			v = i + 2 < n ? argv[i + 1] : NULL;
+		else if (!strncmp(argv[i], "-b", 2) && argv[i][1] != '-')
+			v = argv[i] + 2;
+		else if (!strncmp(argv[i], "--block-size=", 13))
+			v = argv[i] + 13;
+	}
+	return v && strtoul(v, NULL, 10) ? strtoul(v, NULL, 10) : 4096;
+}
+
+int bm_mkfs_argv_size(const char *type, char *argv[], int n, int max, uint64_t bytes,
+		      char *buf, size_t buflen)
+{
+	int i, before = 0, k;
+	unsigned long block = 4096;
+
+	if (n < 2)
+		return -EINVAL;
+	if (!strcmp(type, "ext2") || !strcmp(type, "ext3") || !strcmp(type, "ext4")) {
+		k = snprintf(buf, buflen, "%lluk", (unsigned long long)(bytes >> 10));
+	} else if (!strcmp(type, "xfs")) {
+		if (xfs_sets_size(argv, n))
+			return -EINVAL;
+		k = snprintf(buf, buflen, "-d%csize=%lluk", '\0', (unsigned long long)(bytes >> 10));
+		before = 2;
+	} else if (!strcmp(type, "btrfs")) {
+		for (i = 1; i < n - 1; i++)
+			if (!strcmp(argv[i], "-b") || !strncmp(argv[i], "--byte-count", 12))
+				return -EINVAL;
+		k = snprintf(buf, buflen, "-b%c%llu", '\0', (unsigned long long)bytes);
+		before = 2;
+	} else if (!strcmp(type, "jfs") || !strcmp(type, "reiserfs")) {
+		if (!strcmp(type, "reiserfs"))
+			block = reiserfs_block(argv, n);
+		k = snprintf(buf, buflen, "%llu", (unsigned long long)(bytes / block));
+	} else {
+		return -EOPNOTSUPP;
+	}
+	if (k < 0 || (size_t)k >= buflen)
+		return -E2BIG;
+	if (n + (before ? before : 1) + 1 > max)
+		return -E2BIG;
+	if (!before) {
+		argv[n] = buf;
+		argv[n + 1] = NULL;
+		return n + 1;
+	}
+	/* two words before the device, which stays last */
+	argv[n + 1] = argv[n - 1];
+	argv[n - 1] = buf;
+	argv[n] = buf + strlen(buf) + 1;
+	argv[n + 2] = NULL;
+	return n + 2;
+}
+
 static const struct bm_opt suite_opts[] = {
 	{ .name = "disk_size", .type = BM_OPT_SIZE, .off = offsetof(struct bm_suite, disk_size),
 	  .def = "1G", .min = 64 << 20, .max = 0, .help = "size of the test disk" },

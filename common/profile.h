@@ -52,6 +52,19 @@ const char *bm_mkfs_label_opt(const char *type);
  * inserted before the device.  The new n, or -E2BIG / -EINVAL. */
 int bm_mkfs_argv_label(const char *type, char *argv[], int n, int max, const char *label);
 
+/*
+ * Makes such an argv make a filesystem of at most bytes bytes (a multiple of
+ * 1 MiB) from the device's start, so the rest of the disk stays out of it
+ * (the runner's ownership mark, docs/disk-safety.md): mke2fs's fs-size
+ * ("<KiB>k") and the count of mkfs.jfs's 4 KiB blocks or mkreiserfs's blocks
+ * (its -b, else 4096) after the device, "-d size=<KiB>k" (xfs) or "-b <bytes>"
+ * (btrfs) before it.  The new words are written into buf.  The new n;
+ * -EOPNOTSUPP for another type (its size option is not known), -EINVAL when
+ * the profile sets the size itself, -E2BIG.
+ */
+int bm_mkfs_argv_size(const char *type, char *argv[], int n, int max, uint64_t bytes,
+		      char *buf, size_t buflen);
+
 #define BM_SUITE_JOBS 32
 
 struct bm_job {

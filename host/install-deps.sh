@@ -67,6 +67,8 @@ mkfs.jfs|jfsutils|jfs runs (make builds mkfs.jfs's tool archive from it; --fs jf
 mkfs.reiserfs|reiserfsprogs|reiserfs runs (make builds mkfs.reiserfs's tool archive from it; --fs reiserfs is refused without it), make check-e2e's and check-disk's reiserfs boots, check-unit's disk-signature test on a real reiserfs
 mkfs.fat|dosfstools|make check-unit's disk-signature test on a real FAT (runner_disksig_test)
 make-bcache|bcache-tools|make check-disk's bcache decoy
+sgdisk|gdisk|make check-disk's zapped GPT over an intact partition, and check-unit's (runner_diskmark_test)
+mkfs.btrfs|btrfs-progs|make check-disk's btrfs labelled bootmark
 /usr/lib/python3/dist-packages/scipy/__init__.py|python3-scipy|make check-stats (compare's Welch and Mann-Whitney p against scipy)
 /usr/lib/python3/dist-packages/statsmodels/__init__.py|python3-statsmodels|make check-stats (compare's Benjamini-Hochberg q-values against statsmodels)"
 

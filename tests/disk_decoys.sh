@@ -53,6 +53,43 @@ decoy_tail() {
 		printf '\377' | dd of="$1" bs=1 seek=$((63 << 20)) conv=notrunc status=none
 }
 
+# decoy_zapped FILE: a 256 MiB disk partitioned by sgdisk (one Linux partition at
+# 1 MiB, 2048 sectors), the partition made ext4 labelled 'home' holding a file,
+# then the table cleared with sgdisk --zap-all (the primary and backup GPT and the
+# MBR): both MiBs read zeros, the partition's ext4 and its file are intact.
+decoy_zapped() {
+	need sgdisk || return 1
+	need mke2fs || return 1
+	rm -rf "$1.files" && mkdir -p "$1.files" && echo "someone's notes" >"$1.files/notes.txt" &&
+		rm -f "$1" && truncate -s 256M "$1" || return 1
+	PATH=$PATH:/usr/sbin:/sbin sgdisk -n 1:2048:+128M -t 1:8300 "$1" >/dev/null 2>&1 ||
+		{ echo "sgdisk -n failed"; return 1; }
+	PATH=$PATH:/usr/sbin:/sbin mke2fs -q -F -t ext4 -L home -d "$1.files" \
+		-E offset=1048576 "$1" 131072k || { echo "mke2fs in the partition failed"; return 1; }
+	PATH=$PATH:/usr/sbin:/sbin sgdisk --zap-all "$1" >/dev/null 2>&1 ||
+		{ echo "sgdisk --zap-all failed"; return 1; }
+	rm -rf "$1.files"
+}
+
+# decoy_offset FILE: a 256 MiB disk whose only filesystem starts at 2 MiB (mke2fs
+# -E offset=, as on a loop device at an offset), ext4 labelled 'data'.
+decoy_offset() {
+	need mke2fs || return 1
+	rm -f "$1" && truncate -s 256M "$1" || return 1
+	PATH=$PATH:/usr/sbin:/sbin mke2fs -q -F -t ext4 -L data -E offset=2097152 "$1" 65536k ||
+		{ echo "mke2fs -E offset= failed"; return 1; }
+}
+
+# decoy_fs FILE MKFS ARGS...: a 256 MiB disk of random bytes made a filesystem by
+# MKFS ARGS FILE (btrfs labelled bootmark, ext4 labelled BOOTMARK ...).
+decoy_fs() {
+	f=$1 tool=$2
+	shift 2
+	need "$tool" || return 1
+	random_file "$f" 256
+	PATH=$PATH:/usr/sbin:/sbin "$tool" "$@" "$f" >/dev/null 2>&1 || { echo "$tool failed"; return 1; }
+}
+
 # mod_closure MODDIR NAME...: the module files NAME need, dependencies first,
 # as paths below MODDIR; a name not in modules.dep is taken as built in.
 mod_closure() {

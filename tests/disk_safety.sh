@@ -6,10 +6,14 @@
 # token lets the runner overwrite the target's foreign filesystem.  After every
 # case the decoy's sha256 must be unchanged.  Then the test disk itself holds
 # what bootmark did not write (md 0.90 and 1.0 made by mdadm, LUKS2, f2fs,
-# bcache, random bytes past an empty first MiB: tests/disk_decoys.sh): each is
-# refused with not one byte changed, a wipe token overwrites one, and a disk
-# bootmark used before is taken as it is, as ext4, jfs or reiserfs.  A decoy whose tool is missing is a
-# skip, named with the reason.
+# bcache, random bytes past an empty first MiB; between blank ends, an ext4
+# partition under a GPT that sgdisk --zap-all cleared and an ext4 made at 2 MiB;
+# filesystems labelled as bootmark labels its own without its ownership mark;
+# bootmark's mark copied onto another disk: tests/disk_decoys.sh): each is
+# refused with not one byte changed, a wipe token overwrites one, an empty disk
+# is taken and marked, and a disk bootmark marked and used before is taken as it
+# is, as ext4, jfs, reiserfs or xfs (mkfs.xfs on a disk that honours discards).
+# A decoy whose tool is missing is a skip, named with the reason.
 # Usage: BM=build-NAME/bootmark sh tests/disk_safety.sh
 # Exit: 0 pass, 1 fail, 77 skip (no QEMU, or the kernel cannot be fetched).
 # check() evaluates its condition, so conditions are single-quoted on purpose.
@@ -85,6 +89,13 @@ check "decoy holds a $decoy_sig" \
 
 target=$out/target.img
 fresh_target() { rm -f "$target"; truncate -s "${1:-256M}" "$target"; }
+# marked IMAGE: bootmark's ownership mark starts its last MiB (a size of whole MiBs)
+# and nothing else is in it (docs/disk-safety.md); check() calls it through eval
+# shellcheck disable=SC2317
+marked() {
+	[ "$(tail -c 1048576 "$1" | head -c 15)" = "BOOTMARK-OWNED" ] &&
+		[ "$(tail -c 1048064 "$1" | tr -d "\000" | wc -c)" -eq 0 ]
+}
 
 # vblk SERIAL FILE ID / scsi SERIAL FILE ID WWN PRODUCT: -drive and -device words.
 vblk() { echo "-drive file=$2,if=none,id=$3,format=raw,cache=writeback -device virtio-blk-pci,drive=$3,serial=$1"; }
@@ -146,6 +157,10 @@ fresh_target
 boot right "$(vblk BMSCRATCH0 "$target" d0) $decoy_blk" "bootmark.disk_serial=BMSCRATCH0"
 completed right
 check "right: the target is an ext4 labelled bootmark" '[ "$(e2label "$target" 2>/dev/null)" = bootmark ]'
+check "right: an empty disk, looked at between its ends, is marked" \
+	'grep -aq "reads between its ends, .*: zeros" "$out/right/console.log" &&
+	 grep -aq "ownership mark written at offset 267386880" "$out/right/console.log" && marked "$target"'
+cp "$target" "$out/marked.img"
 
 # Wrong: the decoy by its serial; the box must power off although finish=reboot.
 boot wrong-serial "$(vblk BMSCRATCH0 "$target" d0) $decoy_blk" \
@@ -199,6 +214,7 @@ check "wipe: the console says it wipes" 'grep -aq "disk_wipe names it: wiping" "
 check "wipe: HELLO has disk_wwn, disk_model, disk_wiped" \
 	'grep -a " H v=" "$out/wipe/results.log" | grep -q "disk_wwn=naa.5000c50000000a01 disk_model=QEMU%20BMDISK disk_wiped=1"'
 check "wipe: the target is now ours" '[ "$(e2label "$target" 2>/dev/null)" = bootmark ]'
+check "wipe: and carries bootmark's mark" 'marked "$target"'
 
 # --- The test disk holds data bootmark did not write -----------------------------
 # One refusal per boot: a refusal powers the box off.  The decoy disk stays
@@ -213,8 +229,10 @@ made() {
 	echo "${why:-$1 failed}" | tail -n 1
 }
 
-# target_refused NAME IMAGE WHY TEXT...: IMAGE as the test disk is refused naming
-# every TEXT, and not one of its bytes changes.  WHY non-empty: a skip.
+# target_refused NAME IMAGE WHY TEXT...: IMAGE as the test disk (serial $ts) is
+# refused naming every TEXT, and not one of its bytes changes.  WHY non-empty: a
+# skip.
+ts=BMSCRATCH0
 target_refused() {
 	name=$1 img=$2 why=$3
 	shift 3
@@ -223,8 +241,8 @@ target_refused() {
 		return
 	fi
 	before=$(sha "$img")
-	boot "$name" "$(vblk BMSCRATCH0 "$img" d0) $decoy_blk" "bootmark.disk_serial=BMSCRATCH0"
-	refused "$name" "/dev/vda (serial BMSCRATCH0) holds" "$@" "disk_wipe=BMSCRATCH0"
+	boot "$name" "$(vblk "$ts" "$img" d0) $decoy_blk" "bootmark.disk_serial=$ts"
+	refused "$name" "/dev/vda (serial $ts) holds" "$@" "disk_wipe=$ts"
 	after=$(sha "$img")
 	check "$name: the test disk unchanged (sha256 ${after%"${after#????????????}"})" \
 		'[ "$after" = "$before" ]'
@@ -244,6 +262,56 @@ target_refused bcache "$out/bcache.img" "$(made decoy_bcache "$out/bcache.img")"
 # Random bytes after a blank first MiB: only the look at the last MiB finds them.
 target_refused random-tail "$out/tail.img" "$(made decoy_tail "$out/tail.img")" \
 	"unrecognised non-zero data at offset $((63 << 20))"
+
+# Blank at both ends, someone's data between them (issue 43, case 1): the look
+# between the ends (windows at partition starts, a sample) finds it.
+zap_why=$(made decoy_zapped "$out/zapped.img")
+[ -n "$zap_why" ] || check "zapped: both MiBs zeros, the ext4 superblock at 1 MiB + 1 KiB" \
+	'[ "$(head -c 1048576 "$out/zapped.img" | tr -d "\000" | wc -c)" -eq 0 ] &&
+	 [ "$(tail -c 1048576 "$out/zapped.img" | tr -d "\000" | wc -c)" -eq 0 ] &&
+	 [ "$(od -An -tx1 -j $(((1 << 20) + 1080)) -N 2 "$out/zapped.img" | tr -d " ")" = 53ef ]'
+target_refused zapped "$out/zapped.img" "$zap_why" \
+	"an ext4 filesystem labelled 'home' at 1 MiB, between the disk's ends"
+target_refused offset-fs "$out/offset.img" "$(made decoy_offset "$out/offset.img")" \
+	"an ext4 filesystem labelled 'data' at 2 MiB, between the disk's ends"
+# A label proves nothing (case 2): another type labelled bootmark, the label
+# spelled otherwise, and an ext4 as an older bootmark made it, none with the mark.
+target_refused btrfs-label "$out/btrfs.img" \
+	"$(made decoy_fs "$out/btrfs.img" mkfs.btrfs -q -f -L bootmark)" \
+	"a btrfs filesystem labelled 'bootmark' without bootmark's ownership mark"
+target_refused upper-label "$out/upper.img" \
+	"$(made decoy_fs "$out/upper.img" mkfs.ext4 -q -F -L BOOTMARK)" \
+	"an ext4 filesystem labelled 'BOOTMARK' that bootmark did not make"
+target_refused label-only "$out/label.img" \
+	"$(made decoy_fs "$out/label.img" mkfs.ext4 -q -F -L bootmark)" \
+	"an ext4 filesystem labelled 'bootmark' without bootmark's ownership mark"
+# bootmark's mark copied onto another disk: a clone of the disk the first boot
+# marked (another serial), and its last MiB at the end of a larger disk.
+cp "$out/marked.img" "$out/clone.img"
+ts=BMSCRATCH1
+target_refused mark-clone "$out/clone.img" "" \
+	"bootmark's ownership mark of another disk (serial BMSCRATCH0, 268435456 bytes)"
+ts=BMSCRATCH0
+truncate -s 320M "$out/bigger.img" &&
+	tail -c 1048576 "$out/marked.img" | dd of="$out/bigger.img" bs=1M seek=319 conv=notrunc \
+		status=none
+target_refused mark-size "$out/bigger.img" "" \
+	"bootmark's ownership mark of another disk (serial BMSCRATCH0, 268435456 bytes)"
+# The zapped disk with the wipe token: the look between the ends runs before the
+# hello, which then says disk_wiped=1; the disk is zeroed where the checks look
+# and marked.
+if [ -n "$zap_why" ]; then
+	skipped "wipe-zapped: wiped and marked" "$zap_why"
+else
+	boot wipe-zapped "$(vblk BMSCRATCH0 "$out/zapped.img" d0) $decoy_blk" \
+		"bootmark.disk_serial=BMSCRATCH0 bootmark.disk_wipe=BMSCRATCH0"
+	completed wipe-zapped
+	check "wipe-zapped: the console names what it wipes" \
+		'grep -aq "at 1 MiB, between the disk.s ends; disk_wipe names it: wiping" "$out/wipe-zapped/console.log"'
+	check "wipe-zapped: HELLO has disk_wiped=1" \
+		'grep -a " H v=" "$out/wipe-zapped/results.log" | grep -q " disk_wiped=1"'
+	check "wipe-zapped: marked" 'marked "$out/zapped.img"'
+fi
 
 # The md 1.0 member with the wipe token: wiped, formatted, and the next boot
 # takes the disk bootmark used as it is.
@@ -267,14 +335,20 @@ else
 	boot reuse "$(vblk BMSCRATCH0 "$img" d0) $decoy_blk" "bootmark.disk_serial=BMSCRATCH0"
 	completed reuse
 	check "reuse: no wipe" '! grep -aq "wiping" "$out/reuse/console.log"'
+	check "reuse: taken by its mark" \
+		'grep -aq "carries bootmark.s ownership mark" "$out/reuse/console.log" && marked "$img"'
 fi
 
-# --- jfs and reiserfs: a disk bootmark formatted so is taken as its own ----------
+# --- jfs, reiserfs and xfs: a disk bootmark formatted so is taken as its own -----
 # Their mkfs come in tool archives (docs/filesystems.md): the initrd is the one
 # bootmark pxe builds for a box asked for them (the lab path carries the archives
-# too), with the dsk suite.  A fresh disk is made jfs; the next boot takes that
-# used disk (a dd test's data, jfs's inline log at its end) and makes it reiserfs;
-# the last takes the used reiserfs disk.  Each ends as bootmark labelled it.
+# too), with the dsk suite.  A fresh 512 MiB disk (mkfs.xfs wants 300 MB) is
+# marked and made jfs; the next boot takes that used disk by its mark (a dd
+# test's data, jfs's inline log before the last MiB) and makes it reiserfs; the
+# next takes the reiserfs disk and makes it xfs on a drive that honours discards
+# (discard=unmap: mkfs.xfs discards the whole device, the mark with it, and the
+# runner writes it again); the last takes the xfs disk and makes it jfs.  Each
+# ends as bootmark labelled it, its mark in place.
 # fs_label IMAGE: "TYPE LABEL" as blkid reads them
 fs_label() { echo "$(blkid -p -s TYPE -o value "$1") $(blkid -p -s LABEL -o value "$1")"; }
 # made_as NAME FS OPT: completed, its records' mkfs set OPT bootmark, the disk FS labelled bootmark
@@ -287,25 +361,37 @@ made_as() {
 	check "$name: the target is $fsn labelled bootmark ($(fs_label "$target"))" \
 		'[ "$(fs_label "$target")" = "$fsn bootmark" ]'
 	check "$name: no wipe" '! grep -aq "wiping" "$out/$name/console.log"'
+	check "$name: the mark in place" 'marked "$target"'
+	[ "$name" = jfs ] || check "$name: taken by its mark" \
+		'grep -aq "carries bootmark.s ownership mark" "$out/$name/console.log"'
 }
 rel=${kernel#deb:}
 if ! command -v blkid >/dev/null; then
-	skipped "jfs and reiserfs disks taken as bootmark's" "no blkid"
-elif ! $BM pxe --kernel "$kernel" --suite bisect --fs jfs,reiserfs --out "$out/tftp" >"$out/pxe.log" 2>&1; then
+	skipped "jfs, reiserfs and xfs disks taken as bootmark's" "no blkid"
+elif ! $BM pxe --kernel "$kernel" --suite bisect --fs jfs,reiserfs,xfs --out "$out/tftp" \
+	>"$out/pxe.log" 2>&1; then
 	cat "$out/pxe.log"
-	notok "bootmark pxe --fs jfs,reiserfs builds an initrd"
+	notok "bootmark pxe --fs jfs,reiserfs,xfs builds an initrd"
 else
 	cat "$out/tftp/bootmark/$rel/initrd.img" "$out/extra.cpio.zst" >"$out/initrd-tools.img"
 	initrd=$out/initrd-tools.img
-	fresh_target
+	fresh_target 512M
 	boot jfs "$(vblk BMSCRATCH0 "$target" d0) $decoy_blk" "bootmark.disk_serial=BMSCRATCH0 bootmark.fs=jfs"
 	made_as jfs jfs -L
+	check "jfs: the empty disk marked" \
+		'grep -aq "ownership mark written" "$out/jfs/console.log" && marked "$target"'
 	boot reuse-jfs "$(vblk BMSCRATCH0 "$target" d0) $decoy_blk" \
 		"bootmark.disk_serial=BMSCRATCH0 bootmark.fs=reiserfs"
 	made_as reuse-jfs reiserfs -l
-	boot reuse-reiserfs "$(vblk BMSCRATCH0 "$target" d0) $decoy_blk" \
+	boot reuse-reiserfs "$(vblk BMSCRATCH0 "$target" d0 | sed 's/,cache=/,discard=unmap,cache=/') \
+$decoy_blk" "bootmark.disk_serial=BMSCRATCH0 bootmark.fs=xfs"
+	made_as reuse-reiserfs xfs -L
+	check "reuse-reiserfs: mkfs.xfs's discard took the mark, the runner wrote it again" \
+		'grep -aq "mkfs.xfs left /dev/vda without bootmark.s ownership mark .*: written again" \
+		 "$out/reuse-reiserfs/console.log"'
+	boot reuse-xfs "$(vblk BMSCRATCH0 "$target" d0) $decoy_blk" \
 		"bootmark.disk_serial=BMSCRATCH0 bootmark.fs=jfs"
-	made_as reuse-reiserfs jfs -L
+	made_as reuse-xfs jfs -L
 fi
 
 finish

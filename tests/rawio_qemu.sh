@@ -5,8 +5,9 @@
 # reads and writes (tests/data/rawio.suite), on --fs ext4,xfs: the raw job must run
 # once, not per filesystem, with no mkfs or mount; every test an R record with all its
 # I/Os, passthrough (IORING_OP_URING_CMD on /dev/ng0n1) and IOPOLL included; the
-# runner's and the host's planned counts equal; the disk's first and last MiB zero
-# at the end (the writes reached them; the next boot's check takes a blank disk).
+# runner's and the host's planned counts equal; the disk's first MiB zero at the end
+# (the writes reached it), its last MiB only bootmark's ownership mark (no raw test
+# writes there; the next boot's check takes the marked disk).
 # Usage: BM=build/bootmark sh tests/rawio_qemu.sh
 # Exit: 0 pass, 1 fail, 77 skip (no QEMU, or the kernel cannot be fetched).
 # check() evaluates its condition, so conditions are single-quoted on purpose.
@@ -68,9 +69,10 @@ check "passthrough went through the NVMe generic char device (no error: /dev/ng0
 check "the runner zeroed the ends after a write test that changed them" \
 	'grep -aq "w4k-q[0-9]*[-b0-9]*: the raw test changed the disk.s ends: zeroed" "$d/console.log"'
 disk=$(sed -n 's/^  "disk": "\(.*\)",$/\1/p' "$d/meta.json")
-check "the disk's first and last MiB are zero after the run (what the next boot's check reads)" \
+check "the disk's first MiB is zero after the run, its last only bootmark's mark (what the next boot's check reads)" \
 	'[ -f "$disk" ] && [ "$(head -c 1048576 "$disk" | tr -d "\\000" | wc -c)" -eq 0 ] &&
-	 [ "$(tail -c 1048576 "$disk" | tr -d "\\000" | wc -c)" -eq 0 ]'
+	 [ "$(tail -c 1048576 "$disk" | head -c 15)" = "BOOTMARK-OWNED" ] &&
+	 [ "$(tail -c 1048064 "$disk" | tr -d "\\000" | wc -c)" -eq 0 ]'
 check "bootmark parse reads it as completed" \
 	'"$BM" parse "$log" | head -n 1 | grep -q ": completed"'
 

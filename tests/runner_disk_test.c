@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 #include "disk.h"
+#include "diskmark.h"
+#include "diskprobe.h"
 #include "tap.h"
 
 static char root[] = "/tmp/bm-disk-XXXXXX";
@@ -254,7 +256,7 @@ static void image(const char *rel, size_t size, size_t off, const void *bytes, s
 
 static void *foreign_buf;  /* the caller's buffer for the next foreign(), or NULL */
 
-static int foreign(const char *serial, const char *img, const char *wipe, int *wiped,
+static int foreign(const char *serial, const char *img, const char *wipe, int *claim,
 		   char *err, size_t errlen)
 {
 	const struct disk_sel sel = { serial, "", "", 0 };
@@ -264,45 +266,80 @@ static int foreign(const char *serial, const char *img, const char *wipe, int *w
 	if (disk_find(sysblock, &sel, &d, err, errlen))
 		return -999;
 	snprintf(dev, sizeof(dev), "%s/%s", root, img);
-	return disk_check_foreign(sysblock, dev, &d, wipe, wiped, foreign_buf, err, errlen);
+	return disk_check_foreign(sysblock, dev, &d, wipe, claim, foreign_buf, err, errlen);
+}
+
+/* Writes the mark of a disk with serial and size bytes (no WWN) onto image rel. */
+static void mark(const char *rel, const char *serial, uint64_t size)
+{
+	struct disk_info d;
+	char dev[300], err[300];
+
+	memset(&d, 0, sizeof(d));
+	snprintf(d.serial, sizeof(d.serial), "%s", serial);
+	d.size = size;
+	snprintf(dev, sizeof(dev), "%s/%s", root, rel);
+	if (disk_mark_write(dev, &d, err, sizeof(err)))
+		tap_bail(err);
 }
 
 static void test_foreign(void)
 {
 	unsigned char ext[200] = { 0 };
 	char err[512], dev[300];
-	int wiped, ret;
+	int claim, ret;
 
 	image("zero.img", 1 << 20, 0, "", 0);
 	image("gpt.img", 3 << 20, 512, "EFI PART", 8);
 	memcpy(ext + 56, "\x53\xef", 2);
 	memcpy(ext + 120, "bootmark", 8);
-	image("ours.img", 1 << 20, 1024, ext, sizeof(ext));
+	image("ours.img", 3 << 20, 1024, ext, sizeof(ext));
+	image("oursmarked.img", 3 << 20, 1024, ext, sizeof(ext));
+	mark("oursmarked.img", "BMSCRATCH0", 3 << 20);
+	/* space-padded, as some tools pad labels: the prober trims the spaces */
+	memcpy(ext + 120, "bootmark   ", 11);
+	image("padded.img", 3 << 20, 1024, ext, sizeof(ext));
+	memcpy(ext + 120, "BOOTMARK\0\0\0", 11);
+	image("upper.img", 3 << 20, 1024, ext, sizeof(ext));
+	mark("upper.img", "BMSCRATCH0", 3 << 20);
 	memcpy(ext + 120, "home\0\0\0\0", 8);
 	image("home.img", 1 << 20, 1024, ext, sizeof(ext));
 
-	TAP_EQ_INT(foreign("BMSCRATCH0", "zero.img", "", &wiped, err, sizeof(err)), 0,
-		   "an all-zero start is fine");
-	TAP_EQ_INT(foreign("BMSCRATCH0", "ours.img", "", &wiped, err, sizeof(err)), 0,
-		   "an ext2 labelled bootmark is ours");
-	ret = foreign("BMSCRATCH0", "home.img", "", &wiped, err, sizeof(err));
+	ret = foreign("BMSCRATCH0", "zero.img", "", &claim, err, sizeof(err));
+	tap_ok(ret == 0 && claim == DISK_BLANK, "an all-zero start: blank, to be looked at "
+	       "between its ends (%d, %d)", ret, claim);
+	ret = foreign("BMSCRATCH0", "ours.img", "", &claim, err, sizeof(err));
+	tap_ok(ret == -ENOTEMPTY && strstr(err, "holds an ext2 filesystem labelled 'bootmark' "
+	       "without bootmark's ownership mark (a label proves nothing); set disk_wipe="),
+	       "an ext2 labelled bootmark, no mark: refused: %s", err);
+	ret = foreign("BMSCRATCH0", "oursmarked.img", "", &claim, err, sizeof(err));
+	tap_ok(ret == 0 && claim == DISK_MARKED, "the same beside its mark: bootmark's (%d, %d)",
+	       ret, claim);
+	ret = foreign("BMSCRATCH0", "padded.img", "", &claim, err, sizeof(err));
+	tap_ok(ret == -ENOTEMPTY && strstr(err, "without bootmark's ownership mark"),
+	       "'bootmark   ', space-padded, no mark: refused: %s", err);
+	ret = foreign("BMSCRATCH0", "upper.img", "", &claim, err, sizeof(err));
+	tap_ok(ret == -ENOTEMPTY && strstr(err, "an ext2 filesystem labelled 'BOOTMARK' that "
+	       "bootmark did not make"), "labelled BOOTMARK, even beside the mark: %s", err);
+	ret = foreign("BMSCRATCH0", "home.img", "", &claim, err, sizeof(err));
 	tap_ok(ret == -ENOTEMPTY && strstr(err, "an ext2 filesystem labelled 'home'") &&
 	       strstr(err, "disk_wipe=BMSCRATCH0"), "a foreign filesystem: %s", err);
-	ret = foreign("BMSCRATCH0", "gpt.img", "OTHERDISK", &wiped, err, sizeof(err));
+	ret = foreign("BMSCRATCH0", "gpt.img", "OTHERDISK", &claim, err, sizeof(err));
 	tap_ok(ret == -ENOTEMPTY && strstr(err, "/dev/vda (serial BMSCRATCH0) holds a GPT partition table"),
 	       "GPT, wipe token of another disk: %s", err);
-	ret = foreign("BMSCRATCH0", "gpt.img", "BMSCRATCH0", &wiped, err, sizeof(err));
-	tap_ok(ret == 0 && wiped && strstr(err, "wiping"), "GPT, wipe token matches: %s", err);
-	ret = foreign("MOUNTED", "zero.img", "", &wiped, err, sizeof(err));
+	ret = foreign("BMSCRATCH0", "gpt.img", "BMSCRATCH0", &claim, err, sizeof(err));
+	tap_ok(ret == 0 && claim == DISK_WIPE && strstr(err, "wiping"),
+	       "GPT, wipe token matches: %s", err);
+	ret = foreign("MOUNTED", "zero.img", "", &claim, err, sizeof(err));
 	tap_ok(ret == -ENOTEMPTY && strstr(err, "1 partition (vdd2)"),
 	       "partitions on an empty-looking disk: %s", err);
 	/* The runner's main makes the buffer (stale bytes in it must not count). */
 	if (posix_memalign(&foreign_buf, 4096, DISK_CHECK_BUF_LEN))
 		tap_bail("out of memory");
 	memset(foreign_buf, 0xaa, DISK_CHECK_BUF_LEN);
-	ret = foreign("BMSCRATCH0", "zero.img", "", &wiped, err, sizeof(err));
+	ret = foreign("BMSCRATCH0", "zero.img", "", &claim, err, sizeof(err));
 	TAP_EQ_INT(ret, 0, "the caller's buffer: the disk's bytes are read into it");
-	ret = foreign("BMSCRATCH0", "home.img", "", &wiped, err, sizeof(err));
+	ret = foreign("BMSCRATCH0", "home.img", "", &claim, err, sizeof(err));
 	tap_ok(ret == -ENOTEMPTY && strstr(err, "labelled 'home'") &&
 	       ((unsigned char *)foreign_buf)[DISK_CHECK_BUF_LEN - 1] == 0,
 	       "the caller's buffer: a foreign filesystem still found, both MiB read: %s", err);
@@ -311,8 +348,8 @@ static void test_foreign(void)
 
 	snprintf(dev, sizeof(dev), "%s/gpt.img", root);
 	TAP_EQ_INT(disk_wipe(dev, 3 << 20, err, sizeof(err)), 0, "wipe an image");
-	TAP_EQ_INT(foreign("BMSCRATCH0", "gpt.img", "", &wiped, err, sizeof(err)), 0,
-		   "nothing foreign after the wipe");
+	ret = foreign("BMSCRATCH0", "gpt.img", "", &claim, err, sizeof(err));
+	tap_ok(ret == 0 && claim == DISK_BLANK, "nothing foreign after the wipe: blank");
 	snprintf(dev, sizeof(dev), "%s/nosuch.img", root);
 	tap_ok(disk_wipe(dev, 3 << 20, err, sizeof(err)) == -ENOENT && strstr(err, "cannot open"),
 	       "wipe a missing device: %s", err);
@@ -337,8 +374,8 @@ static void test_unknown(void)
 {
 	const size_t mib = 1 << 20, size = 3 * mib, md10 = (size & ~0xfffUL) - 0x2000;
 	unsigned char ext[200] = { 0 }, md[8] = { 0xfc, 0x4e, 0x2b, 0xa9, 1, 0, 0, 0 };
-	char err[512], dev[300];
-	int wiped, ret;
+	char err[512], dev[300], what[300];
+	int claim, ret, reads;
 
 	memcpy(ext + 56, "\x53\xef", 2);
 	memcpy(ext + 120, "bootmark", 8);
@@ -346,46 +383,129 @@ static void test_unknown(void)
 	image2("head.img", size, 5000, "junk", 4, 0, "", 0);
 	image2("middle.img", size, mib + 5, "junk", 4, 0, "", 0);
 	image2("ourstail.img", size, 1024, ext, sizeof(ext), size - 100, "\x01", 1);
+	mark("ourstail.img", "BMSCRATCH0", size);
 	image2("md10.img", size, 0, "", 0, md10, md, sizeof(md));
 	image2("oursmd10.img", size, 1024, ext, sizeof(ext), md10, md, sizeof(md));
+	mark("oursmd10.img", "BMSCRATCH0", size);
 	image2("small.img", mib + mib / 2, 10, "x", 1, mib + mib / 3, "y", 1);
 	/* not a multiple of 512: the last MiB cannot be read O_DIRECT */
 	image2("odd.img", size + 1000, 0, "", 0, size + 900, "\x02", 1);
+	/* a partition at sector 63 behind a zeroed MBR */
+	image2("sector63.img", size, 63 * 512 + 1024, ext, sizeof(ext), 0, "", 0);
 
-	ret = foreign("BMSCRATCH0", "tail.img", "", &wiped, err, sizeof(err));
+	ret = foreign("BMSCRATCH0", "tail.img", "", &claim, err, sizeof(err));
 	tap_ok(ret == -ENOTEMPTY && strstr(err, "holds unrecognised non-zero data at offset 3145628 "
 	       "that bootmark did not make") && strstr(err, "disk_wipe=BMSCRATCH0"),
 	       "data in the last MiB only: %s", err);
-	ret = foreign("BMSCRATCH0", "odd.img", "", &wiped, err, sizeof(err));
+	ret = foreign("BMSCRATCH0", "odd.img", "", &claim, err, sizeof(err));
 	tap_ok(ret == -ENOTEMPTY && strstr(err, "unrecognised non-zero data at offset 3146628 "),
 	       "an end off the block size is read buffered: %s", err);
-	ret = foreign("BMSCRATCH0", "head.img", "", &wiped, err, sizeof(err));
+	ret = foreign("BMSCRATCH0", "head.img", "", &claim, err, sizeof(err));
 	tap_ok(ret == -ENOTEMPTY && strstr(err, "unrecognised non-zero data at offset 5000 "),
 	       "data in the first MiB: %s", err);
-	TAP_EQ_INT(foreign("BMSCRATCH0", "middle.img", "", &wiped, err, sizeof(err)), 0,
-		   "data outside both MiBs is not looked at");
-	TAP_EQ_INT(foreign("BMSCRATCH0", "ourstail.img", "", &wiped, err, sizeof(err)), 0,
-		   "data beside a filesystem of ours is its own");
-	ret = foreign("BMSCRATCH0", "md10.img", "", &wiped, err, sizeof(err));
+	ret = foreign("BMSCRATCH0", "sector63.img", "", &claim, err, sizeof(err));
+	tap_ok(ret == -ENOTEMPTY && strstr(err, "an ext2 filesystem labelled 'bootmark' (at offset "
+	       "32256, sector 63) that bootmark did not make"), "a filesystem at sector 63: %s", err);
+	ret = foreign("BMSCRATCH0", "middle.img", "", &claim, err, sizeof(err));
+	tap_ok(ret == 0 && claim == DISK_BLANK, "data between both MiBs: blank ends (%d, %d)", ret,
+	       claim);
+	snprintf(dev, sizeof(dev), "%s/middle.img", root);
+	ret = disk_probe_deep(dev, size, what, sizeof(what), &reads);
+	tap_ok(ret == 1 && strstr(what, "unrecognised non-zero data at offset 1048581, between "
+	       "the disk's ends"), "... which the look between them finds (%d reads): %s", reads,
+	       what);
+	ret = foreign("BMSCRATCH0", "ourstail.img", "", &claim, err, sizeof(err));
+	tap_ok(ret == -ENOTEMPTY && strstr(err, "unrecognised non-zero data at offset 3145628 "
+	       "beside bootmark's ownership mark"), "data in the last MiB beside the mark: %s", err);
+	ret = foreign("BMSCRATCH0", "md10.img", "", &claim, err, sizeof(err));
 	tap_ok(ret == -ENOTEMPTY && strstr(err, "holds an md RAID member (superblock 1.0 at the end) "
 	       "that bootmark did not make"), "md 1.0 at the end: %s", err);
-	ret = foreign("BMSCRATCH0", "oursmd10.img", "", &wiped, err, sizeof(err));
+	ret = foreign("BMSCRATCH0", "oursmd10.img", "", &claim, err, sizeof(err));
 	tap_ok(ret == -ENOTEMPTY && strstr(err, "superblock 1.0 at the end") &&
-	       !strstr(err, "ext2"), "md 1.0 under an ext2 of ours: %s", err);
-	ret = foreign("BMSCRATCH0", "tail.img", "BMSCRATCH0", &wiped, err, sizeof(err));
-	tap_ok(ret == 0 && wiped && strstr(err, "unrecognised non-zero data at offset 3145628; "
-	       "disk_wipe names it: wiping"), "unknown data, wipe token matches: %s", err);
+	       !strstr(err, "ext2"), "md 1.0 beside the mark and an ext2 of ours: %s", err);
+	ret = foreign("BMSCRATCH0", "tail.img", "BMSCRATCH0", &claim, err, sizeof(err));
+	tap_ok(ret == 0 && claim == DISK_WIPE && strstr(err, "unrecognised non-zero data at offset "
+	       "3145628; disk_wipe names it: wiping"), "unknown data, wipe token matches: %s", err);
 
 	snprintf(dev, sizeof(dev), "%s/md10.img", root);
 	TAP_EQ_INT(disk_wipe(dev, size, err, sizeof(err)), 0, "wipe md 1.0");
-	TAP_EQ_INT(foreign("BMSCRATCH0", "md10.img", "", &wiped, err, sizeof(err)), 0,
-		   "nothing left after the wipe");
+	ret = foreign("BMSCRATCH0", "md10.img", "", &claim, err, sizeof(err));
+	tap_ok(ret == 0 && claim == DISK_BLANK, "nothing left after the wipe");
+	snprintf(dev, sizeof(dev), "%s/middle.img", root);
+	TAP_EQ_INT(disk_wipe_all(dev, size, err, sizeof(err)), 0, "wipe all of what is looked at");
+	TAP_EQ_INT(disk_probe_deep(dev, size, what, sizeof(what), &reads), 0,
+		   "the look between the ends then finds zeros");
 	snprintf(dev, sizeof(dev), "%s/small.img", root);
-	TAP_EQ_INT(foreign("BMSCRATCH0", "small.img", "", &wiped, err, sizeof(err)), -ENOTEMPTY,
+	TAP_EQ_INT(foreign("BMSCRATCH0", "small.img", "", &claim, err, sizeof(err)), -ENOTEMPTY,
 		   "a 1.5 MiB disk with data");
 	TAP_EQ_INT(disk_wipe(dev, mib + mib / 2, err, sizeof(err)), 0, "wipe 1.5 MiB");
-	TAP_EQ_INT(foreign("BMSCRATCH0", "small.img", "", &wiped, err, sizeof(err)), 0,
+	TAP_EQ_INT(foreign("BMSCRATCH0", "small.img", "", &claim, err, sizeof(err)), 0,
 		   "a disk between 1 and 2 MiB is wiped whole");
+}
+
+/* Marks that are not this disk's own: another disk's, a damaged one. */
+static void test_marks(void)
+{
+	const size_t mib = 1 << 20, size = 4 * mib;
+	unsigned char ext[200] = { 0 }, byte = 0x5a, rec[DISKMARK_LEN];
+	char err[512], dev[300];
+	int claim, ret, fd;
+	struct disk_info other;
+
+	memcpy(ext + 56, "\x53\xef", 2);
+	memcpy(ext + 120, "bootmark", 8);
+	image("serial.img", size, 1024, ext, sizeof(ext));
+	mark("serial.img", "BMSCRATCH9", size);
+	/* a mark made for a disk 1 MiB larger, copied to this one's last MiB */
+	memset(&other, 0, sizeof(other));
+	snprintf(other.serial, sizeof(other.serial), "BMSCRATCH0");
+	other.size = size + mib;
+	diskmark_encode(&other, rec);
+	image2("size.img", size, 1024, ext, sizeof(ext), diskmark_offset(size), rec, sizeof(rec));
+	image("damaged.img", size, 1024, ext, sizeof(ext));
+	mark("damaged.img", "BMSCRATCH0", size);
+	snprintf(dev, sizeof(dev), "%s/damaged.img", root);
+	fd = open(dev, O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || pwrite(fd, &byte, 1, (off_t)diskmark_offset(size) + 60) != 1)
+		tap_bail("cannot damage the mark");
+	close(fd);
+	image("raw.img", size, 700, "raw test data", 13);
+	mark("raw.img", "BMSCRATCH0", size);
+
+	ret = foreign("BMSCRATCH0", "serial.img", "", &claim, err, sizeof(err));
+	tap_ok(ret == -ENOTEMPTY && strstr(err, "bootmark's ownership mark of another disk (serial "
+	       "BMSCRATCH9, 4194304 bytes)") && strstr(err, "that bootmark did not make"),
+	       "another serial's mark: %s", err);
+	ret = foreign("BMSCRATCH0", "size.img", "", &claim, err, sizeof(err));
+	tap_ok(ret == -ENOTEMPTY && strstr(err, "mark of another disk (serial BMSCRATCH0, 5242880 "
+	       "bytes)"), "another size's mark: %s", err);
+	ret = foreign("BMSCRATCH0", "damaged.img", "", &claim, err, sizeof(err));
+	tap_ok(ret == -ENOTEMPTY && strstr(err, "a damaged bootmark ownership mark at offset 3145728 "
+	       "(wrong checksum, version or length)"), "a damaged mark: %s", err);
+	ret = foreign("BMSCRATCH0", "serial.img", "BMSCRATCH0", &claim, err, sizeof(err));
+	tap_ok(ret == 0 && claim == DISK_WIPE, "another's mark, the wipe token names the disk: %s",
+	       err);
+	ret = foreign("BMSCRATCH0", "raw.img", "", &claim, err, sizeof(err));
+	tap_ok(ret == 0 && claim == DISK_MARKED, "a raw test's bytes beside the mark: bootmark's");
+	snprintf(dev, sizeof(dev), "%s/raw.img", root);
+	memset(&other, 0, sizeof(other));
+	snprintf(other.serial, sizeof(other.serial), "BMSCRATCH0");
+	other.size = size;
+	TAP_EQ_INT(disk_mark_check(dev, &other, err, sizeof(err)), 0, "disk_mark_check: ours");
+	snprintf(other.serial, sizeof(other.serial), "BMSCRATCH1");
+	tap_ok(disk_mark_check(dev, &other, err, sizeof(err)) == -ESTALE &&
+	       strstr(err, "serial BMSCRATCH0"), "disk_mark_check: another's: %s", err);
+	snprintf(dev, sizeof(dev), "%s/damaged.img", root);
+	tap_ok(disk_mark_check(dev, &other, err, sizeof(err)) == -EBADMSG && strstr(err, "damaged"),
+	       "disk_mark_check: damaged: %s", err);
+	snprintf(dev, sizeof(dev), "%s/zero.img", root);
+	other.size = mib;
+	tap_ok(disk_mark_check(dev, &other, err, sizeof(err)) == -ENODATA &&
+	       strstr(err, "too small"), "disk_mark_check: too small a disk: %s", err);
+	other.size = size;
+	snprintf(dev, sizeof(dev), "%s/middle.img", root);
+	tap_ok(disk_mark_check(dev, &other, err, sizeof(err)) == -ENODATA &&
+	       strstr(err, "no bootmark ownership mark at offset 3145728"), "none: %s", err);
 }
 
 /* disk_ends_sum: what a raw test changed in the two MiB the check reads. */
@@ -439,6 +559,7 @@ int main(void)
 	check("TWIN", -EPERM, "removable");
 	test_foreign();
 	test_unknown();
+	test_marks();
 	nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 	return tap_done();
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "diskmark.h"
 #include "disksig.h"
 #include "profile.h"
 #include "spawn.h"
@@ -270,6 +271,57 @@ static void test_label_argv(void)
 	TAP_EQ_INT(bm_mkfs_argv_label("f2fs", argv, 3, 8, "bootmark"), 3, "unknown type: unchanged");
 }
 
+/* The size that keeps every mkfs off the disk's last MiB, each tool its way. */
+static void test_size_argv(void)
+{
+	const uint64_t usable = 1023ULL << 20;
+	char num[48], line[200];
+	char *ext[8] = { "mkfs.ext4", "-F", "/dev/vda", NULL };
+	char *xfs[8] = { "mkfs.xfs", "-f", "/dev/vda", NULL };
+	char *xfs_set[8] = { "mkfs.xfs", "-d", "agcount=4,size=1g", "/dev/vda", NULL };
+	char *xfs_ag[8] = { "mkfs.xfs", "-dagsize=64m", "/dev/vda", NULL };
+	char *jfs[8] = { "mkfs.jfs", "-q", "/dev/vda", NULL };
+	char *reiser[8] = { "mkfs.reiserfs", "-b", "1024", "/dev/vda", NULL };
+	char *btrfs[8] = { "mkfs.btrfs", "-f", "/dev/vda", NULL };
+	char *f2fs[8] = { "mkfs.f2fs", "/dev/vda", NULL };
+	char *full[4] = { "mkfs.xfs", "-f", "/dev/vda", NULL };
+	int n, i;
+
+	/* the argv as one line, for the checks */
+#define JOIN(v, k) do { line[0] = '\0'; for (i = 0; i < (k); i++) \
+		snprintf(line + strlen(line), sizeof(line) - strlen(line), "%s%s", i ? " " : "", \
+			 (v)[i]); } while (0)
+	n = bm_mkfs_argv_size("ext4", ext, 3, 8, usable, num, sizeof(num));
+	JOIN(ext, n);
+	tap_ok(n == 4 && !strcmp(line, "mkfs.ext4 -F /dev/vda 1047552k") && !ext[4],
+	       "mke2fs: fs-size in KiB after the device: %s", line);
+	n = bm_mkfs_argv_size("xfs", xfs, 3, 8, usable, num, sizeof(num));
+	JOIN(xfs, n);
+	tap_ok(n == 5 && !strcmp(line, "mkfs.xfs -f -d size=1047552k /dev/vda") && !xfs[5],
+	       "mkfs.xfs: -d size= before the device: %s", line);
+	TAP_EQ_INT(bm_mkfs_argv_size("xfs", xfs_set, 4, 8, usable, num, sizeof(num)), -EINVAL,
+		   "a profile that sets xfs's data size itself");
+	TAP_EQ_INT(bm_mkfs_argv_size("xfs", xfs_ag, 3, 8, usable, num, sizeof(num)), 5,
+		   "agsize= is not size=");
+	n = bm_mkfs_argv_size("jfs", jfs, 3, 8, usable, num, sizeof(num));
+	JOIN(jfs, n);
+	tap_ok(n == 4 && !strcmp(line, "mkfs.jfs -q /dev/vda 261888"),
+	       "mkfs.jfs: 4 KiB blocks after the device: %s", line);
+	n = bm_mkfs_argv_size("reiserfs", reiser, 4, 8, usable, num, sizeof(num));
+	JOIN(reiser, n);
+	tap_ok(n == 5 && !strcmp(line, "mkfs.reiserfs -b 1024 /dev/vda 1047552"),
+	       "mkreiserfs: blocks of its -b after the device: %s", line);
+	n = bm_mkfs_argv_size("btrfs", btrfs, 3, 8, usable, num, sizeof(num));
+	JOIN(btrfs, n);
+	tap_ok(n == 5 && !strcmp(line, "mkfs.btrfs -f -b 1072693248 /dev/vda"),
+	       "mkfs.btrfs: -b bytes: %s", line);
+	TAP_EQ_INT(bm_mkfs_argv_size("f2fs", f2fs, 2, 8, usable, num, sizeof(num)), -EOPNOTSUPP,
+		   "a type whose size option is not known");
+	TAP_EQ_INT(bm_mkfs_argv_size("xfs", full, 3, 4, usable, num, sizeof(num)), -E2BIG,
+		   "no room in argv");
+#undef JOIN
+}
+
 /* A sparse image of size bytes; 0 or -errno. */
 static int make_image(const char *path, off_t size)
 {
@@ -309,14 +361,18 @@ static int probe_tail(const char *path, off_t size, struct disksig *sig)
 	return disksig_probe_end(buf, sizeof(buf), (uint64_t)size, sig, DISKSIG_MAX);
 }
 
-/* mkfs with the shipped profile on an image; label NULL = the profile as is. */
+/* mkfs with the shipped profile on an image; label NULL = the profile as is.
+ * With the label, as the runner runs it: with the size that keeps it off the
+ * last MiB, where bootmark's mark is written first and must be found after. */
 static void real_mkfs(const char *name, const char *kind, off_t size, const char *label,
 		      const char *want_label)
 {
 	struct bm_fsprof p;
 	struct disksig sig[DISKSIG_MAX];
-	char err[256], img[128], line[300], out[256], tool[256], *argv[BM_ARGV_MAX];
-	int n, ret;
+	struct disk_info d = { .serial = "BMSCRATCH0", .size = (uint64_t)size };
+	char err[256], img[128], line[300], out[256], tool[256], num[48], *argv[BM_ARGV_MAX];
+	char cmd[400] = "";
+	int n, ret, i;
 
 	if (bm_fsprof_load(&p, "configs/fs", name, err, sizeof(err))) {
 		tap_ok(0, "configs/fs/%s: %s", name, err);
@@ -326,12 +382,18 @@ static void real_mkfs(const char *name, const char *kind, off_t size, const char
 	n = bm_fsprof_mkfs_argv(&p, img, line, sizeof(line), argv, BM_ARGV_MAX);
 	if (n > 0 && label)
 		n = bm_mkfs_argv_label(p.type, argv, n, BM_ARGV_MAX, label);
+	if (n > 0 && label)
+		n = bm_mkfs_argv_size(p.type, argv, n, BM_ARGV_MAX, diskmark_usable(d.size), num,
+				      sizeof(num));
 	if (n < 0 || spawn_find(argv[0], tool, sizeof(tool))) {
 		tap_skip(n < 0 ? "bad argv" : "tool missing", "%s %s", argv[0], label ? label : "");
 		return;
 	}
-	if (make_image(img, size) || (ret = spawn_run(argv, out, sizeof(out))) != 0 ||
-	    read_start(img)) {
+	for (i = 0; i < n; i++)
+		snprintf(cmd + strlen(cmd), sizeof(cmd) - strlen(cmd), "%s%s", i ? " " : "",
+			 argv[i] == img ? "IMG" : argv[i]);
+	if (make_image(img, size) || (label && disk_mark_write(img, &d, err, sizeof(err))) ||
+	    (ret = spawn_run(argv, out, sizeof(out))) != 0 || read_start(img)) {
 		tap_ok(0, "%s on an image: %s", argv[0], out);
 		return;
 	}
@@ -344,6 +406,15 @@ static void real_mkfs(const char *name, const char *kind, off_t size, const char
 	n = probe_tail(img, size, sig);
 	tap_ok(n == 0, "%s, label %s: %d signature(s) in the last MiB", argv[0],
 	       label ? label : "(none)", n);
+	if (label) {
+		size_t rec = (size_t)(diskmark_offset(d.size) - (d.size - DISKSIG_LEN));
+
+		ret = disk_mark_check(img, &d, err, sizeof(err));
+		tap_ok(!ret && disksig_nonzero(buf, rec) == rec &&
+		       disksig_nonzero(buf + rec + DISKMARK_LEN, DISKSIG_LEN - rec - DISKMARK_LEN) ==
+		       DISKSIG_LEN - rec - DISKMARK_LEN, "%s: the mark is intact, the rest of the "
+		       "last MiB zeros%s%s", cmd, ret ? ": " : "", ret ? err : "");
+	}
 	unlink(img);
 }
 
@@ -456,6 +527,7 @@ int main(void)
 	test_volumes();
 	test_end();
 	test_label_argv();
+	test_size_argv();
 	test_real();
 	test_real_volumes();
 	test_mkswap();

@@ -62,23 +62,59 @@ int disk_read_attr(const char *sysblock, const char *name, const char *attr,
  * /proc/swaps).  With try_open, also one that O_EXCL cannot open. */
 int disk_check_safe(const char *sysblock, const char *mountinfo, const char *swaps,
 		    const struct disk_info *d, int try_open, char *err, size_t errlen);
-/* Refuses a disk with partitions, a signature bootmark did not put there
- * (disksig.h, first and last MiB), or, when no signature is found, any non-zero
- * byte in its first or last MiB; unless wipe equals d->serial: then *wiped is
- * set, and the caller must call disk_wipe before writing.  dev: the device to
- * read (d->dev; an image file in tests).  buf: DISK_CHECK_BUF_LEN bytes,
- * 4096-aligned, to read the two MiB into, or NULL to allocate them. */
+/* What disk_check_foreign found the disk to be, when it does not refuse it. */
+enum disk_claim {
+	DISK_MARKED,   /* bootmark's ownership mark of this disk (diskmark.h): bootmark's */
+	DISK_BLANK,    /* zeros in both MiBs and no mark: disk_probe_deep (diskprobe.h)
+			* must find zeros between them too before bootmark takes it */
+	DISK_WIPE,     /* someone's data, and disk_wipe names the disk: wipe it */
+};
+/*
+ * Reads the disk's first and last MiB (dev: d->dev, an image file in tests)
+ * and refuses it (-ENOTEMPTY, err naming what it holds) unless they show
+ * bootmark's ownership mark of d beside nothing but the filesystems bootmark
+ * makes (*claim DISK_MARKED), or nothing at all (DISK_BLANK); partitions in
+ * sysfs refuse it too.  A refusal becomes DISK_WIPE (0, err saying so) when
+ * wipe equals d->serial: the caller must then disk_wipe_all and mark it
+ * before writing.  buf: DISK_CHECK_BUF_LEN bytes, 4096-aligned, to read the
+ * two MiB into, or NULL to allocate them.
+ */
 int disk_check_foreign(const char *sysblock, const char *dev, const struct disk_info *d,
-		       const char *wipe, int *wiped, void *buf, char *err, size_t errlen);
+		       const char *wipe, int *claim, void *buf, char *err, size_t errlen);
 /* disk_check_foreign's buffer: the first and the last MiB. */
 #define DISK_CHECK_BUF_LEN (2u << 20)
+/* The wipe token names d: it equals d's serial (a disk without one is never named). */
+int disk_wipe_named(const char *wipe, const struct disk_info *d);
+/* What the runner says of d holding what (noproof: only filesystems labelled
+ * as bootmark's, no mark): "... disk_wipe names it: wiping" and 1 when wipe
+ * names d, else the refusal ("... set disk_wipe=SERIAL to overwrite it") and 0. */
+int disk_verdict_msg(const struct disk_info *d, const char *wipe, const char *what, int noproof,
+		     char *err, size_t errlen);
 /* Zeroes the first and last MiB of dev (the regions disk_check_foreign reads:
- * every probed signature, GPT's backup, md 0.90/1.0, ZFS L0-L3) and asks the
- * kernel to drop its partitions. */
+ * every probed signature, GPT's backup, md 0.90/1.0, ZFS L0-L3, a mark) and
+ * asks the kernel to drop its partitions. */
 int disk_wipe(const char *dev, uint64_t size, char *err, size_t errlen);
+/* disk_wipe, and every span disk_probe_deep reads first: the disk then reads
+ * empty wherever bootmark looks (the wipe token). */
+int disk_wipe_all(const char *dev, uint64_t size, char *err, size_t errlen);
 /* A 64-bit sum (FNV-1a over 64-bit words) of what disk_check_foreign reads,
  * the first and last MiB of dev (size bytes): a test that changed it must
  * leave the disk wiped.  0 or -errno. */
 int disk_ends_sum(const char *dev, uint64_t size, uint64_t *sum);
+
+/* A few blocks of the disk read or written (diskio.c): O_DIRECT where the
+ * device takes it, buffered where it refuses (EINVAL: an image on tmpfs).
+ * Buffers and offsets of 4 KiB multiples keep it direct on any disk. */
+struct disk_fd {
+	int fd, direct, flags;
+	const char *dev;
+};
+/* flags: O_RDONLY, O_WRONLY | O_EXCL ...: 0 or -errno. */
+int disk_fd_open(struct disk_fd *f, const char *dev, int flags);
+/* All of len bytes at off, 0 or -errno; a read past the end gives zeros. */
+int disk_fd_pread(struct disk_fd *f, void *buf, size_t len, uint64_t off);
+int disk_fd_pwrite(struct disk_fd *f, const void *buf, size_t len, uint64_t off);
+int disk_fd_sync(struct disk_fd *f);
+void disk_fd_close(struct disk_fd *f);
 
 #endif

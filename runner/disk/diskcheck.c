@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,8 @@
 #include <unistd.h>
 
 #include "disk.h"
+#include "diskmark.h"
+#include "diskprobe.h"
 #include "disksig.h"
 #include "profile.h"
 
@@ -190,16 +193,18 @@ int disk_check_safe(const char *sysblock, const char *mountinfo, const char *swa
 	return 0;
 }
 
-/* "a GPT partition table, 2 partitions (vdb1 ...)" from what was found. */
-static void describe_foreign(const struct disksig *sig, int n, int first,
+/* "a GPT partition table, 2 partitions (vdb1 ...)" from what was found;
+ * with skip_ours, the filesystems bootmark made are left out (beside its
+ * mark they are its own). */
+static void describe_foreign(const struct disksig *sig, int n, int skip_ours,
 			     const struct part_state *parts, char *out, size_t len)
 {
 	char one[160];
 	int i;
 
 	out[0] = '\0';
-	for (i = first; i >= 0 && i < n; i++) {
-		if (sig[i].is_fs && !strcmp(sig[i].label, DISKSIG_OURS))
+	for (i = 0; i < n; i++) {
+		if (skip_ours && disksig_ours(&sig[i]))
 			continue;
 		disksig_describe(&sig[i], one, sizeof(one));
 		snprintf(out + strlen(out), len - strlen(out), "%s%s", out[0] ? ", " : "", one);
@@ -290,61 +295,162 @@ static int probe_ends(const struct ends *e, struct disksig *sig)
 	return n;
 }
 
-/* Nothing named, yet not blank: where the first non-zero byte is, or 0 with
- * *off untouched for a disk that is all zeros in both places. */
-static int unknown_data(const struct ends *e, uint64_t *off)
+/* The first non-zero byte of the first MiB: 1 and *off (from the disk's
+ * start), or 0 when it is all zero. */
+static int start_junk(const struct ends *e, uint64_t *off)
 {
-	size_t start_len = e->size < DISKSIG_LEN ? (size_t)e->size : DISKSIG_LEN;
-	size_t at = disksig_nonzero(e->start, start_len);
+	size_t len = e->size < DISKSIG_LEN ? (size_t)e->size : DISKSIG_LEN;
+	size_t at = disksig_nonzero(e->start, len);
 
-	if (at < start_len) {
-		*off = at;
-		return 1;
-	}
-	at = disksig_nonzero(e->end, e->end_len);
-	if (at < e->end_len) {
-		*off = e->size - e->end_len + at;
-		return 1;
+	*off = at;
+	return at < len;
+}
+
+/* The same for the last MiB, less the DISKMARK_LEN bytes at skip (the mark's
+ * place in it; past the end: none). */
+static int end_junk(const struct ends *e, size_t skip, uint64_t *off)
+{
+	size_t cut = skip < e->end_len ? skip : e->end_len, at;
+	size_t rest = cut + DISKMARK_LEN < e->end_len ? cut + DISKMARK_LEN : e->end_len;
+
+	at = disksig_nonzero(e->end, cut);
+	if (at == cut)
+		at = rest + disksig_nonzero(e->end + rest, e->end_len - rest);
+	*off = e->size - e->end_len + at;
+	return at < e->end_len;
+}
+
+/* Non-zero bytes in the first MiB and no signature at its start: a partition
+ * (or a filesystem made at an offset) starting inside it, where DOS and old
+ * GPT tools put the first one, or at a power of two.  The number found. */
+static int probe_inside_start(const struct ends *e, struct disksig *sig)
+{
+	static const size_t at[] = { 34 * 512, 63 * 512, 64 * 512, 128 * 512, 256 * 512,
+				     512 * 512, 1024 * 512 };
+	size_t i;
+	int n;
+
+	for (i = 0; i < sizeof(at) / sizeof(at[0]) && at[i] < e->size; i++) {
+		n = disksig_probe(e->start + at[i], DISKSIG_LEN - at[i], sig, 1);
+		if (n > 0) {
+			snprintf(sig[0].where, sizeof(sig[0].where), "at offset %u, sector %u",
+				 (unsigned)at[i], (unsigned)(at[i] / 512));
+			return n;
+		}
 	}
 	return 0;
 }
 
+int disk_wipe_named(const char *wipe, const struct disk_info *d)
+{
+	return wipe[0] && d->serial[0] && !strcmp(wipe, d->serial);
+}
+
+int disk_verdict_msg(const struct disk_info *d, const char *wipe, const char *what, int noproof,
+		     char *err, size_t errlen)
+{
+	if (disk_wipe_named(wipe, d)) {
+		snprintf(err, errlen, "%s (serial %s) holds %s; disk_wipe names it: wiping", d->dev,
+			 d->serial, what);
+		return 1;
+	}
+	snprintf(err, errlen, "%s (serial %s) holds %s %s; set disk_wipe=%s to overwrite it",
+		 d->dev, d->serial[0] ? d->serial : "none", what,
+		 noproof ? "without bootmark's ownership mark (a label proves nothing)"
+			 : "that bootmark did not make", d->serial[0] ? d->serial : "<serial>");
+	return 0;
+}
+
+/*
+ * What the two MiB say about a disk with no mark of bootmark's: *blank when
+ * they are all zeros; else what it holds, into what, and *noproof when that
+ * is only filesystems labelled as bootmark labels its own.  end_nz: the first
+ * non-zero byte of the last MiB (end_len: none), scanned once already.
+ */
+static void unmarked(const struct ends *e, size_t end_nz, struct disksig *sig, int n,
+		     const struct part_state *parts, char *what, size_t len, int *blank,
+		     int *noproof)
+{
+	uint64_t off = 0;
+
+	*blank = *noproof = 0;
+	if (n || parts->count) {
+		describe_foreign(sig, n, 0, parts, what, len);
+		*noproof = disksig_foreign(sig, n) < 0 && !parts->count;
+	} else if (start_junk(e, &off)) {
+		if (probe_inside_start(e, sig) > 0)
+			disksig_describe(&sig[0], what, len);
+		else
+			snprintf(what, len, "unrecognised non-zero data at offset %llu",
+				 (unsigned long long)off);
+	} else if (end_nz < e->end_len) {
+		snprintf(what, len, "unrecognised non-zero data at offset %llu",
+			 (unsigned long long)(e->size - e->end_len + end_nz));
+	} else {
+		*blank = 1;
+	}
+}
+
+/* The same for a disk whose last MiB holds bootmark's mark of this disk at
+ * base + skip: the filesystems it made are its own, and any data in the
+ * first MiB (a raw test's); nothing else may be beside the mark. */
+static void marked(const struct ends *e, size_t skip, struct disksig *sig, int n,
+		   const struct part_state *parts, char *what, size_t len, int *ours)
+{
+	uint64_t off = 0;
+
+	*ours = 0;
+	if (disksig_foreign(sig, n) >= 0 || parts->count)
+		describe_foreign(sig, n, 1, parts, what, len);
+	else if (end_junk(e, skip, &off))
+		snprintf(what, len, "unrecognised non-zero data at offset %llu beside bootmark's "
+			 "ownership mark", (unsigned long long)off);
+	else
+		*ours = 1;
+}
+
 int disk_check_foreign(const char *sysblock, const char *dev, const struct disk_info *d,
-		       const char *wipe, int *wiped, void *buf, char *err, size_t errlen)
+		       const char *wipe, int *claim, void *buf, char *err, size_t errlen)
 {
 	struct disksig sig[DISKSIG_MAX];
 	struct part_state parts;
 	struct ends e = { NULL, NULL, 0, 0 };
-	uint64_t off = 0;
-	char what[300];
-	int ret, n, first, owned = 0;
+	struct disk_info id = *d;
+	uint64_t at = 0;
+	char what[520], why[200], more[300];
+	int ret, n, owned = 0, mark = -ENODATA, ok = 0, noproof = 0;
+	size_t end_nz;
 
-	*wiped = 0;
+	*claim = DISK_BLANK;
 	ret = read_ends(dev, &e, buf, &owned, err, errlen);
 	if (ret)
 		goto out_free;
 	n = probe_ends(&e, sig);
-	first = disksig_foreign(sig, n);
 	scan_parts(sysblock, d->name, NULL, count_part, &parts);
-	/* A filesystem of ours owns the rest of both MiBs (bootmark formats the
-	 * whole disk); only a disk that shows nothing must also be blank. */
-	if (first < 0 && !parts.count && (n > 0 || !unknown_data(&e, &off)))
-		goto out_free;
-	if (first < 0 && !parts.count)
-		snprintf(what, sizeof(what), "unrecognised non-zero data at offset %llu",
-			 (unsigned long long)off);
-	else
-		describe_foreign(sig, n, first, &parts, what, sizeof(what));
-	if (wipe[0] && d->serial[0] && !strcmp(wipe, d->serial)) {
-		snprintf(err, errlen, "%s (serial %s) holds %s; disk_wipe names it: wiping",
-			 d->dev, d->serial, what);
-		*wiped = 1;
+	id.size = e.size;   /* the device as opened: sysfs's size, in the runner */
+	/* a blank last MiB (every new disk) holds no mark: no search, and the
+	 * one zero scan of it the check makes */
+	end_nz = disksig_nonzero(e.end, e.end_len);
+	if (end_nz < e.end_len)
+		mark = diskmark_find(e.end, e.end_len, &id, &at, why, sizeof(why));
+	if (!mark) {
+		marked(&e, (size_t)(at - (e.size - e.end_len)), sig, n, &parts, what, sizeof(what),
+		       &ok);
+	} else if (mark == -ENODATA) {
+		unmarked(&e, end_nz, sig, n, &parts, what, sizeof(what), &ok, &noproof);
+	} else {
+		/* damaged, or another disk's: with whatever else is there */
+		describe_foreign(sig, n, 0, &parts, more, sizeof(more));
+		snprintf(what, sizeof(what), "%s%s%s", why, more[0] ? ", " : "", more);
+	}
+	if (ok) {
+		*claim = mark ? DISK_BLANK : DISK_MARKED;
 		goto out_free;
 	}
-	snprintf(err, errlen, "%s (serial %s) holds %s that bootmark did not make; "
-		 "set disk_wipe=%s to overwrite it", d->dev, d->serial[0] ? d->serial : "none",
-		 what, d->serial[0] ? d->serial : "<serial>");
-	ret = -ENOTEMPTY;
+	if (disk_verdict_msg(d, wipe, what, noproof, err, errlen))
+		*claim = DISK_WIPE;
+	else
+		ret = -ENOTEMPTY;
 out_free:
 	if (owned)
 		free(e.start);
@@ -388,6 +494,13 @@ out_close:
 out_free:
 	free(zero);
 	return ret;
+}
+
+int disk_wipe_all(const char *dev, uint64_t size, char *err, size_t errlen)
+{
+	int ret = disk_probe_zero(dev, size, err, errlen);
+
+	return ret ? ret : disk_wipe(dev, size, err, errlen);
 }
 
 int disk_ends_sum(const char *dev, uint64_t size, uint64_t *sum)

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "disksig_int.h"
+#include "profile.h"   /* bm_mkfs_label_opt */
 
 int sig_has(const struct probe_ctx *c, size_t off, const void *magic, size_t n)
 {
@@ -231,12 +232,17 @@ void disksig_describe(const struct disksig *s, char *out, size_t len)
 	snprintf(out, len, "%s %s%s%s", article(s->what), s->what, label, where);
 }
 
+int disksig_ours(const struct disksig *s)
+{
+	return s->is_fs && !strcmp(s->label, DISKSIG_OURS) && bm_mkfs_label_opt(s->kind);
+}
+
 int disksig_foreign(const struct disksig *sig, int n)
 {
 	int i;
 
 	for (i = 0; i < n; i++)
-		if (!sig[i].is_fs || strcmp(sig[i].label, DISKSIG_OURS))
+		if (!disksig_ours(&sig[i]))
 			return i;
 	return -1;
 }

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Partition-table, filesystem and volume signatures in the first and the
- * last MiB of a disk, so the runner can tell a disk it formatted itself (a
- * filesystem labelled "bootmark") or a new, all-zero disk from one that holds
- * someone's data.  Pure functions over a buffer, plus one reader; no udev or
- * libblkid in the image.  docs/disk-safety.md lists what is known and where.
+ * Partition-table, filesystem and volume signatures in a buffer read from a
+ * disk (its first or last MiB, a window between them), so the runner can name
+ * what holds someone's data, and tell a filesystem it made (labelled
+ * "bootmark", beside its ownership mark: diskmark.h).  Pure functions over a
+ * buffer, plus one reader; no udev or libblkid in the image.
+ * docs/disk-safety.md lists what is known and where.
  */
 #ifndef BM_RUNNER_DISKSIG_H
 #define BM_RUNNER_DISKSIG_H
@@ -37,8 +38,12 @@ int disksig_probe_end(const unsigned char *buf, size_t len, uint64_t size,
 /* "a GPT partition table", "an xfs filesystem labelled 'home'",
  * "an md RAID member (superblock 1.0 at the end)". */
 void disksig_describe(const struct disksig *s, char *out, size_t len);
-/* Index of the first signature bootmark did not put there, or -1 if every one
- * is a filesystem labelled DISKSIG_OURS (or there is none). */
+/* A filesystem bootmark could have made: labelled DISKSIG_OURS, of a type the
+ * runner labels (bm_mkfs_label_opt).  Only beside bootmark's ownership mark
+ * (diskmark.h) does that make it bootmark's: a label alone proves nothing. */
+int disksig_ours(const struct disksig *s);
+/* Index of the first signature that is not disksig_ours, or -1 if there is
+ * none. */
 int disksig_foreign(const struct disksig *sig, int n);
 /* Offset of the first non-zero byte of buf, or len if all are zero. */
 size_t disksig_nonzero(const unsigned char *buf, size_t len);

@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "diskmark.h"
 #include "disksig.h"
 #include "fsrun.h"
 #include "log.h"
@@ -194,30 +195,92 @@ static void one_line(char *s)
 			*s = ' ';
 }
 
+/*
+ * Before anything writes to the disk (a mkfs, a raw test): it must still
+ * carry bootmark's ownership mark, written when the disk was taken
+ * (boot_disk_take).  Gone or another's, the disk is no longer provably
+ * bootmark's: an E record of class refused, and the suite stops (-EPERM).
+ */
+static int mark_held(struct fsrun *r, struct test_ref *t)
+{
+	char why[300];
+
+	if (!disk_mark_check(r->disk->dev, r->disk, why, sizeof(why)))
+		return 0;
+	emit_error(r->em, "refused", &t->ec, "%s (serial %s): %s; refusing to write to it",
+		   r->disk->dev, r->disk->serial, why);
+	return -EPERM;
+}
+
+/*
+ * After a mkfs: mkfs.xfs discards the whole device (BLKDISCARD of its size,
+ * whatever -d size= says; xfsprogs 6.1), which on a disk that zeroes
+ * discarded blocks takes the mark with it.  The region is bootmark's own:
+ * the mark is written again.  -EIO after an E record when it cannot be.
+ */
+static int mark_again(struct fsrun *r, struct test_ref *t, const char *mkfs)
+{
+	char why[300];
+
+	if (!disk_mark_check(r->disk->dev, r->disk, why, sizeof(why)))
+		return 0;
+	if (disk_mark_write(r->disk->dev, r->disk, why, sizeof(why))) {
+		emit_error(r->em, "setup", &t->ec, "after %s: %s", mkfs, why);
+		return -EIO;
+	}
+	rlog(RLOG_INFO, "%s left %s without bootmark's ownership mark (mkfs.xfs discards the "
+	     "whole device): written again", mkfs, r->disk->dev);
+	return 0;
+}
+
+/* The profile's mkfs argv, labelled as bootmark's and kept off the disk's
+ * last MiB (its mark): n, or -errno after an E record. */
+static int mkfs_argv(struct fsrun *r, struct test_ref *t, char *buf, size_t len,
+		     char *size, size_t sizelen, char **argv)
+{
+	const struct bm_fsprof *p = &r->prof[t->fs];
+	int n = bm_fsprof_mkfs_argv(p, r->disk->dev, buf, len, argv, BM_ARGV_MAX);
+
+	/* The label names what bootmark made; with its mark beside it, the
+	 * next boot's check (diskcheck.c) takes the disk as its own. */
+	if (n > 0)
+		n = bm_mkfs_argv_label(p->type, argv, n, BM_ARGV_MAX, DISKSIG_OURS);
+	if (n > 0)
+		n = bm_mkfs_argv_size(p->type, argv, n, BM_ARGV_MAX,
+				      diskmark_usable(r->disk->size), size, sizelen);
+	if (n == -EOPNOTSUPP)
+		emit_error(r->em, "config", &t->ec, "fs/%s: bootmark cannot keep mkfs of type %s off "
+			   "the disk's last MiB, its ownership mark (no size option known)",
+			   p->name, p->type);
+	else if (n == -EINVAL)
+		emit_error(r->em, "config", &t->ec, "fs/%s: mkfs line unusable: it sets the label "
+			   "without a value or the filesystem's size, which bootmark sets", p->name);
+	else if (n < 0)
+		emit_error(r->em, "config", &t->ec, "fs/%s: mkfs line unusable: %s", p->name,
+			   strerror(-n));
+	return n;
+}
+
+/* 0; -EIO after an E record; -EPERM when the disk is no longer provably
+ * bootmark's (stop everything). */
 static int do_mkfs(struct fsrun *r, struct test_ref *t)
 {
-	char buf[300], out[200], *argv[BM_ARGV_MAX];
+	char buf[300], size[48], out[200], *argv[BM_ARGV_MAX];
 	int n, i, ret;
 	size_t used = 0;
 
-	n = bm_fsprof_mkfs_argv(&r->prof[t->fs], r->disk->dev, buf, sizeof(buf),
-				argv, BM_ARGV_MAX);
-	/* The label marks the disk as ours for the next boot's signature check
-	 * (diskcheck.c); user profiles need not carry it. */
-	if (n > 0)
-		n = bm_mkfs_argv_label(r->prof[t->fs].type, argv, n, BM_ARGV_MAX, DISKSIG_OURS);
-	if (n < 0) {
-		emit_error(r->em, "config", &t->ec, "fs/%s: mkfs line unusable: %s",
-			   r->prof[t->fs].name, strerror(-n));
+	n = mkfs_argv(r, t, buf, sizeof(buf), size, sizeof(size), argv);
+	if (n < 0)
 		return n;
-	}
 	for (i = 0; i < n; i++)
 		used += (size_t)snprintf(t->mkfs_line + used, sizeof(t->mkfs_line) - used,
 					 "%s%s", i ? " " : "", argv[i]);
+	if (mark_held(r, t))
+		return -EPERM;
 	emit_phase(r->em, "mkfs", &t->ec);
 	ret = spawn_run(argv, out, sizeof(out));
 	if (ret == 0)
-		return 0;
+		return mark_again(r, t, argv[0]);
 	one_line(out);
 	if (ret < 0)
 		emit_error(r->em, "setup", &t->ec, "cannot run %s: %s", argv[0], strerror(-ret));
@@ -333,6 +396,7 @@ static int measure(struct fsrun *r, struct test_ref *t, struct bm_result *res)
 	/* a raw job gets the disk and no mount point (wl.h) */
 	struct wl_ctx ctx = {
 		.mnt = t->raw ? NULL : r->cfg->mnt, .dev = r->disk->dev, .fs = t->ec.fs,
+		.dev_len = diskmark_usable(r->disk->size),
 		.rep = t->rep, .beat = measure_beat, .priv = r->em,
 	};
 
@@ -387,14 +451,18 @@ static void raw_wipe(struct fsrun *r, struct test_ref *t, int have0, uint64_t su
 
 	if (have0 && !disk_ends_sum(r->disk->dev, r->disk->size, &sum1) && sum1 == sum0)
 		return;
-	if (disk_wipe(r->disk->dev, r->disk->size, err, sizeof(err)))
+	if (disk_wipe(r->disk->dev, r->disk->size, err, sizeof(err))) {
 		emit_error(r->em, "setup", &t->ec, "after a raw test that wrote: %s", err);
-	else
-		rlog(RLOG_INFO, "%s: the raw test changed the disk's ends: zeroed", t->ec.test);
+		return;
+	}
+	rlog(RLOG_INFO, "%s: the raw test changed the disk's ends: zeroed", t->ec.test);
+	/* the last MiB, its mark with it: written again */
+	if (disk_mark_write(r->disk->dev, r->disk, err, sizeof(err)))
+		emit_error(r->em, "setup", &t->ec, "after a raw test that wrote: %s", err);
 }
 
 /* One test on a fresh filesystem, or on the raw disk.  -EBUSY: the disk is
- * stuck, stop everything. */
+ * stuck, -EPERM: no longer provably bootmark's; stop everything. */
 static int one_test(struct fsrun *r, struct test_ref *t)
 {
 	const struct wl_ops *w = r->wl[t->job];
@@ -414,9 +482,13 @@ static int one_test(struct fsrun *r, struct test_ref *t)
 	t->mounted = 0;
 	spawn_reap_orphans();
 	emit_beat(r->em);
+	if (t->raw && mark_held(r, t))
+		return -EPERM;
 	if (t->raw)
 		have0 = !disk_ends_sum(r->disk->dev, r->disk->size, &wr0);
-	else if (do_mkfs(r, t) || do_mount(r, t))
+	else if ((ret = do_mkfs(r, t)) == -EPERM)
+		return ret;
+	else if (ret || do_mount(r, t))
 		return 0;
 	ret = measure(r, t, &res);
 	measured = res.nmetrics > 0;
@@ -435,12 +507,15 @@ static int one_test(struct fsrun *r, struct test_ref *t)
 /* Every test and repeat of job t->job on one filesystem (or the raw disk). */
 static int job_tests(struct fsrun *r, struct test_ref *t, int ntests)
 {
+	int ret;
+
 	for (t->idx = 0; t->idx < ntests; t->idx++) {
 		for (t->rep = 1; t->rep <= r->suite.repeat; t->rep++) {
 			memset(&t->ec, 0, sizeof(t->ec));
 			t->mkfs_line[0] = '\0';
-			if (one_test(r, t) == -EBUSY)
-				return -EBUSY;
+			ret = one_test(r, t);
+			if (ret == -EBUSY || ret == -EPERM)
+				return ret;
 		}
 	}
 	return 0;
@@ -449,7 +524,7 @@ static int job_tests(struct fsrun *r, struct test_ref *t, int ntests)
 int fsrun_run(struct fsrun *r)
 {
 	struct test_ref t;
-	int ntests;
+	int ntests, ret;
 
 	memset(&t, 0, sizeof(t));
 	for (t.job = 0; t.job < r->suite.njobs; t.job++) {
@@ -457,15 +532,17 @@ int fsrun_run(struct fsrun *r)
 		t.raw = job_raw(r, t.job);
 		if (t.raw) {
 			/* once, whatever the filesystems: no profile, no modules */
-			if (job_tests(r, &t, ntests))
-				return -EBUSY;
+			ret = job_tests(r, &t, ntests);
+			if (ret)
+				return ret;
 			continue;
 		}
 		for (t.fs = 0; t.fs < r->nprof; t.fs++) {
 			if (ensure_fs(r, t.fs))
 				continue;
-			if (job_tests(r, &t, ntests))
-				return -EBUSY;
+			ret = job_tests(r, &t, ntests);
+			if (ret)
+				return ret;
 		}
 	}
 	return 0;

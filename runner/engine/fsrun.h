@@ -4,8 +4,9 @@
  * filesystem (mkfs, mount), prepare, drop caches, measure run(), unmount
  * and emit one R record.  A job on the test disk itself (bm_wl_desc.raw)
  * runs once per test and repeat instead, on the unmounted disk, and a test
- * of it that wrote leaves the disk's ends zeroed.  Failures become E
- * records and the loop moves on.
+ * of it that wrote leaves the disk's ends zeroed.  Every mkfs gets the
+ * disk less its last MiB, bootmark's ownership mark (diskmark.h), checked
+ * before each write.  Failures become E records and the loop moves on.
  */
 #ifndef BM_RUNNER_FSRUN_H
 #define BM_RUNNER_FSRUN_H
@@ -44,7 +45,8 @@ int fsrun_setup(struct fsrun *r, const struct runner_cfg *cfg, struct emitter *e
 unsigned fsrun_planned(const struct fsrun *r);
 /* Of those, the raw jobs' tests (END raw=). */
 unsigned fsrun_planned_raw(const struct fsrun *r);
-/* Runs everything; returns -EBUSY when the disk was left unusable. */
+/* Runs everything; returns -EBUSY when the disk was left unusable, -EPERM
+ * when it lost bootmark's ownership mark (an E record of class refused). */
 int fsrun_run(struct fsrun *r);
 void fsrun_free(struct fsrun *r);
 

@@ -22,6 +22,7 @@
 #define BM_WL_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include "opts.h"
 #include "result.h"
 #include "wldesc.h"
@@ -34,6 +35,9 @@ struct wl_ctx {
 	 * lets a job touch dev. */
 	const char *mnt;
 	const char *dev;        /* test block device, e.g. "/dev/vda" */
+	/* Bytes of dev from offset 0 a raw job may use: the disk less its last
+	 * MiB, bootmark's ownership mark (docs/disk-safety.md); 0 in host mode. */
+	uint64_t dev_len;
 	const char *fs;         /* profile name: ext4, xfs ...; "raw" (BM_WL_RAW_FS) */
 	int rep;                /* repeat index, from 1 */
 	/* Called by long workloads now and then; emits a heartbeat record

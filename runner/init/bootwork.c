@@ -15,6 +15,8 @@
 #include <unistd.h>
 
 #include "bootwork.h"
+#include "diskmark.h"
+#include "diskprobe.h"
 #include "log.h"
 #include "profile.h"
 
@@ -139,7 +141,7 @@ static int level_wait(struct boot *b, const int *level, int v)
 static void check_ends(struct boot *b)
 {
 	b->ends_ret = disk_check_foreign("/sys/block", b->disk.dev, &b->disk, b->cfg.disk_wipe,
-					 &b->ends_wiped, b->check_buf, b->ends_err,
+					 &b->ends_claim, b->check_buf, b->ends_err,
 					 sizeof(b->ends_err));
 }
 
@@ -192,12 +194,65 @@ static void cold_tick(void *arg)
 }
 
 /*
+ * The look between the disk's ends (diskprobe.h): 0 when it found zeros; else
+ * what the disk holds, as the refusal or, when disk_wipe names the disk, as
+ * the wipe's message with *claim DISK_WIPE; -errno when it cannot read.
+ */
+static int look_between(struct boot *b, int *claim, char *err, size_t errlen)
+{
+	char what[300];
+	double t0 = emit_now();
+	int reads, ret = disk_probe_deep(b->disk.dev, b->disk.size, what, sizeof(what), &reads);
+
+	b->between_done = 1;
+	rlog(RLOG_INFO, "%s: %d reads between its ends, %.3f s: %s", b->disk.dev, reads,
+	     emit_now() - t0, ret ? what : "zeros");
+	if (ret < 0) {
+		snprintf(err, errlen, "%s", what);
+		return ret;
+	}
+	if (!ret)
+		return 0;
+	if (disk_verdict_msg(&b->disk, b->cfg.disk_wipe, what, 0, err, errlen)) {
+		*claim = DISK_WIPE;
+		return 0;
+	}
+	return -ENOTEMPTY;
+}
+
+/*
+ * What the ends' verdict (b->ends_claim) means before the hello: a disk the
+ * wipe token names and that looks blank at both ends is looked at between
+ * them now, so that HELLO says whether it was wiped (a boot that asks for a
+ * wipe may take the time); a wiped disk is zeroed wherever the checks look.
+ * Any other blank disk is looked at after the hello (boot_disk_take): the
+ * look's reads would add to every default boot's way to the hello.
+ */
+static int claim_disk(struct boot *b, char *err, size_t errlen)
+{
+	int ret = 0;
+
+	b->disk_claim = b->ends_claim;
+	if (b->disk_claim == DISK_BLANK && disk_wipe_named(b->cfg.disk_wipe, &b->disk))
+		ret = look_between(b, &b->disk_claim, err, errlen);
+	if (ret || b->disk_claim != DISK_WIPE)
+		return ret;
+	rlog(RLOG_INFO, "%s", err);
+	ret = disk_wipe_all(b->disk.dev, b->disk.size, err, errlen);
+	if (!ret)
+		b->disk.wiped = 1;
+	return ret;
+}
+
+/*
  * Chooses the test disk and decides whether it may be written (disk.h).
  * 0, or -errno with the reason in err; b->refused tells a refusal (a disk
  * the configuration or its contents rule out) from no disk being visible
  * at all.  The verdict is the one of the two checks run in turn: a disk in
  * use is refused for that before anything its ends hold.  Nothing is
- * written unless disk_wipe names the disk's serial.
+ * written unless disk_wipe names the disk's serial; a disk that is blank
+ * at both ends is looked at between them, and marked, after the hello
+ * (boot_disk_take).
  */
 static int find_disk(struct boot *b, int threaded, char *err, size_t errlen)
 {
@@ -222,19 +277,17 @@ static int find_disk(struct boot *b, int threaded, char *err, size_t errlen)
 		level_wait(b, &b->ends_done, 1);
 	else if (!ret)
 		check_ends(b);
-	if (!ret && (b->ends_ret || b->ends_wiped)) {
-		ret = b->ends_ret;
+	if (!ret && (b->ends_ret || b->ends_claim == DISK_WIPE)) {
+		ret = b->ends_ret;   /* the refusal, or the wipe's message */
 		snprintf(err, errlen, "%s", b->ends_err);
 	}
 	if (ret)
 		goto out_refused;
-	if (b->ends_wiped) {
-		rlog(RLOG_INFO, "%s", err);
-		ret = disk_wipe(b->disk.dev, b->disk.size, err, errlen);
-		if (ret)
-			return ret;
-		b->disk.wiped = 1;
-	}
+	/* a look that cannot read, a wipe that fails: the disk's fault, class
+	 * disk, as before the mark */
+	ret = claim_disk(b, err, errlen);
+	if (ret)
+		return ret;
 	b->have_disk = 1;
 	return 0;
 out_refused:
@@ -333,4 +386,24 @@ void boot_join(struct boot *b)
 		pthread_join(b->disk_th, NULL);
 	b->disk_th_on = 0;
 	mod_preload_free(&b->pre);
+}
+
+int boot_disk_take(struct boot *b)
+{
+	int ret = 0, claim = DISK_BLANK;
+
+	if (b->disk_claim == DISK_MARKED) {
+		rlog(RLOG_INFO, "%s carries bootmark's ownership mark", b->disk.dev);
+		return 0;
+	}
+	if (b->disk_claim == DISK_BLANK && !b->between_done)
+		ret = look_between(b, &claim, b->disk_err, sizeof(b->disk_err));
+	/* the wipe token was looked at before the hello: no wipe here */
+	b->refused = ret == -ENOTEMPTY;
+	if (!ret)
+		ret = disk_mark_write(b->disk.dev, &b->disk, b->disk_err, sizeof(b->disk_err));
+	if (!ret)
+		rlog(RLOG_INFO, "%s: bootmark's ownership mark written at offset %llu", b->disk.dev,
+		     (unsigned long long)diskmark_offset(b->disk.size));
+	return ret;
 }

@@ -43,7 +43,9 @@ struct boot {
 	int disk_stage;           /* DISK_WAIT, then DISK_FOUND or DISK_NONE: the thread's */
 	void *check_buf;          /* the disk check's two MiB, made by main (boot_check_buf_make) */
 	/* the disk's ends (disk_check_foreign), read by main once DISK_FOUND */
-	int ends_done, ends_ret, ends_wiped;
+	int ends_done, ends_ret, ends_claim;
+	int disk_claim;    /* enum disk_claim: what the checks found the chosen disk to be */
+	int between_done;  /* the look between its ends was made (a wipe token named it) */
 	char ends_err[600];
 	int mod_ret, disk_ret;
 	char mod_err[300], disk_err[600];
@@ -73,6 +75,11 @@ void boot_check_buf_make(struct boot *b);
  * Meanwhile, once the thread has found the disk, main reads the disk's
  * first and last MiB while the thread checks that nothing uses it. */
 void boot_join(struct boot *b);
+/* After the hello, before anything is written to the disk: a disk blank at
+ * both ends is looked at between them (diskprobe.h), and a blank or wiped
+ * one gets bootmark's ownership mark.  0, or -errno with b->disk_err and
+ * b->refused (it holds data). */
+int boot_disk_take(struct boot *b);
 /* After the hello: unmaps the disk check's buffer. */
 void boot_check_buf_free(struct boot *b);
 /* The whole module index into b->mi (have_mi); 0, or -errno with the

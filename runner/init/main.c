@@ -294,6 +294,23 @@ static void say_hello(struct boot *b)
 	emit_hello(&b->em, kv, n);
 }
 
+/* The disk may not be written (b->refused: it holds data, E class "refused"),
+ * or the disk subsystem failed (class "disk"): b->disk_err says why. */
+static void disk_failed(struct boot *b)
+{
+	if (!b->refused) {
+		emit_error(&b->em, "disk", NULL, "%s", b->disk_err);
+		return;
+	}
+	/* The record holds 255 bytes of it; the console gets the whole list. */
+	if (strlen(b->disk_err) > 250)
+		rlog(RLOG_ERR, "%s", b->disk_err);
+	emit_error(&b->em, "refused", NULL, "%s", b->disk_err);
+	/* Whatever finish= says: a reboot would loop a PXE box into the same
+	 * refusal. */
+	snprintf(b->cfg.finish, sizeof(b->cfg.finish), "poweroff");
+}
+
 static void run(struct boot *b)
 {
 	struct fsrun fr;
@@ -316,18 +333,8 @@ static void run(struct boot *b)
 		emit_error(&b->em, "module", NULL, "%s", b->mod_err);
 		return;
 	}
-	if (b->disk_ret && b->refused) {
-		/* The record holds 255 bytes of it; the console gets the whole list. */
-		if (strlen(b->disk_err) > 250)
-			rlog(RLOG_ERR, "%s", b->disk_err);
-		emit_error(&b->em, "refused", NULL, "%s", b->disk_err);
-		/* Whatever finish= says: a reboot would loop a PXE box into the
-		 * same refusal. */
-		snprintf(b->cfg.finish, sizeof(b->cfg.finish), "poweroff");
-		return;
-	}
 	if (b->disk_ret) {
-		emit_error(&b->em, "disk", NULL, "%s", b->disk_err);
+		disk_failed(b);
 		return;
 	}
 	if (b->index_later && boot_load_index(b, b->mod_err, sizeof(b->mod_err))) {
@@ -337,9 +344,16 @@ static void run(struct boot *b)
 	rlog(RLOG_INFO, "test disk %s (%s), %llu bytes", b->disk.dev, b->disk.serial,
 	     (unsigned long long)b->disk.size);
 	arm_watchdog(b);
+	/* nothing is written to the disk before this */
+	if (boot_disk_take(b)) {
+		disk_failed(b);
+		return;
+	}
 	inject_fault(b);
-	if (fsrun_setup(&fr, &b->cfg, &b->em, b->have_mi ? &b->mi : NULL, &b->disk) == 0)
-		fsrun_run(&fr);
+	/* a disk that lost its mark is refused as at the start: power off */
+	if (fsrun_setup(&fr, &b->cfg, &b->em, b->have_mi ? &b->mi : NULL, &b->disk) == 0 &&
+	    fsrun_run(&fr) == -EPERM)
+		snprintf(b->cfg.finish, sizeof(b->cfg.finish), "poweroff");
 	fsrun_free(&fr);
 }
 

@@ -116,6 +116,16 @@ static int fio_prepare(struct wl_ctx *ctx, const void *opts, int idx)
 			  "disk, /dev/ngXnY)", o->target, strerror(-ret));
 		return ret;
 	}
+	/* fio --size from offset 0: the disk's last MiB is bootmark's mark */
+	if (fio_target_of(o) != FIO_TARGET_FILE && !ctx->mnt && ctx->dev_len &&
+	    o->size > ctx->dev_len) {
+		char n[24];
+
+		snprintf(n, sizeof(n), "%llu", (unsigned long long)ctx->dev_len);
+		fio_error(ctx, opts, "size= is more than the %s bytes of %s bootmark may use "
+			  "(its last MiB is bootmark's ownership mark)", n, ctx->dev);
+		return -ERANGE;
+	}
 	if (fio_target_of(o) != FIO_TARGET_FILE && !ctx->mnt)
 		return 0;    /* the disk as it is: fio reads what is there */
 	unlink(path);

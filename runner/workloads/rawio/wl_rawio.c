@@ -192,6 +192,9 @@ static int target_open(struct wl_ctx *ctx, const struct rawio_test *t, struct ri
 		tg->dev = st.st_rdev;
 		if (!ret)
 			ret = blk_size(ctx->dev, &tg->size);
+		/* the disk's last MiB is bootmark's ownership mark, never written */
+		if (!ret && ctx->dev_len && ctx->dev_len < tg->size)
+			tg->size = ctx->dev_len;
 	}
 	if (!ret && rawio_engine_nvme(t->engine)) {
 		ret = ioctl(tg->fd, RIO_NVME_IOCTL_ID);
@@ -217,8 +220,9 @@ static int target_check(struct wl_ctx *ctx, const struct rawio_opts *o,
 	uint64_t region = o->size ? o->size : tg->size;
 
 	if (region > tg->size || region < o->bs) {
-		rio_error(ctx, o, t, "size %llu is not inside %s (%llu bytes)",
-			  (unsigned long long)region, tg->path, (unsigned long long)tg->size);
+		rio_error(ctx, o, t, "size %llu is not inside %s (%llu bytes%s)",
+			  (unsigned long long)region, tg->path, (unsigned long long)tg->size,
+			  ctx->mnt ? "" : " from its start: its last MiB is bootmark's mark");
 		return -ERANGE;
 	}
 	if (o->bs % tg->lbs) {
