@@ -471,8 +471,10 @@ static int run(struct bisect *B)
 			       bm_bisect_run(&B->b, bm_bisect_measure, &x, stdout);
 	B->seconds = mono() - B->t0;
 	if (rc) {
+		/* a signal, or the host failed (QEMU, a tool, the disk): never an answer */
 		bm_msg("bisection stopped: %s; what was measured is in %s/bisect.json",
-		       strerror(-rc), B->o.out);
+		       rc == -EINTR ? "interrupted" : "the host failed (infrastructure, exit 111)",
+		       B->o.out);
 		rc = BM_EXIT_SYSTEM;
 	} else {
 		summary(B);
