@@ -8,10 +8,11 @@
 #   outrace  two bootmark run into one new --out at once, five times: one takes
 #            it, the other is refused (100, the holder named) and touches nothing
 #   infra    a QEMU that exits 1 (KVM failing to set an MSR), no QEMU at all, a
-#            --out with no room for the boot's files: bisect-step aborts git
-#            bisect run (129) in --boot and metric mode, bisect and run exit 111
-# orphan and one try of outrace boot the Debian kernel under TCG (one-line suite);
-# the rest run stub QEMUs from PATH.
+#            --out with no room for the boot's files, a disk that fills during the
+#            boot (QEMU pauses the guest): bisect-step aborts git bisect run (129)
+#            in --boot and metric mode, bisect and run exit 111
+# orphan, one try of outrace and the disk filling boot the Debian kernel under TCG
+# (one-line suites); the rest run stub QEMUs from PATH.
 # Usage: BM=build/bootmark sh tests/procs.sh [CASE...]
 # Exit: 0 pass, 1 fail, 77 skip (no QEMU, or the kernel cannot be fetched).
 # check() evaluates its condition: conditions are single-quoted on purpose.
@@ -45,6 +46,7 @@ trap cleanup EXIT
 # one-line suites: an 8 MiB dd (seconds under TCG)
 cp -r "$(dirname "$BM")/../configs" "$out/cfg"
 printf 'suite disk_size=256M repeat=1\ndd size=8M bs=1M\n' >"$out/cfg/suites/one"
+printf 'suite disk_size=256M repeat=1\ndd size=64M bs=1M\n' >"$out/cfg/suites/fill"
 run() { $BM run --configs "$out/cfg" --suite one --fs ext4 --accel tcg "$@"; }
 
 # the stubs: QEMU failing as a KVM that cannot set an MSR does, and one that
@@ -262,7 +264,23 @@ if want infra; then
 		check "full --out: bisect-step --boot aborts (129, got $rc)" '[ $rc -eq 129 ]'
 		sout=$mnt/bisect bisect full-bisect "$PATH" --boot
 		check "full --out: bisect exits 111 (got $rc)" '[ $rc -eq 111 ]'
+		umount "$mnt"
+		# room for the boot's files, not for the 64 MiB the guest writes: QEMU
+		# pauses the guest (werror=enospc), which then is as silent as a hang
+		t0=$(date +%s)
+		mount -t tmpfs -o size=32m tmpfs "$mnt"
+		sout=$mnt/step step fill-step "$PATH" --kernel "$kernel" --boot --suite fill \
+			--silence-timeout 20
+		check "disk full during the boot: bisect-step --boot aborts (129, got $rc), not bad" \
+			'[ $rc -eq 129 ] && ! has "$out/fill-step.log" "bisect-step: bad"'
+		check "... QEMU's pause heard: no space left on the host" \
+			'has "$out/fill-step.log" "infra-error: QEMU paused the guest: .*No space left on device"'
+		$BM parse "$mnt"/step/*/c01.b1 >"$out/fill-parse.log" 2>&1
+		rc=$?
+		check "... and its folder reads infra-error, not hang (parse: $rc)" \
+			'[ $rc -eq 111 ] && has "$out/fill-parse.log" "infra-error: QEMU paused the guest"'
 		umount "$mnt" && mnt=
+		echo "# full disk during a boot: $(($(date +%s) - t0)) s"
 	else
 		echo "ok - # SKIP a full --out needs root for the tmpfs mount"
 	fi
