@@ -117,7 +117,7 @@ int bm_out_take(const char *dir, int *fd)
 	else if (rc == -EEXIST)
 		bm_msg("refusing --out %s: %s", dir, who);
 	else if (rc)
-		bm_msg("cannot lock %s: %s", dir, strerror(-rc));
+		bm_msg("cannot write in %s (its lock %s): %s", dir, BM_OUT_CLAIM_NAME, strerror(-rc));
 	return rc == -EBUSY || rc == -EEXIST ? -EINVAL : rc;
 }
 

@@ -50,37 +50,18 @@ printf 'suite disk_size=256M repeat=1\ndd size=64M bs=1M\n' >"$out/cfg/suites/fi
 run() { $BM run --configs "$out/cfg" --suite one --fs ext4 --accel tcg "$@"; }
 
 # the stubs: QEMU failing as a KVM that cannot set an MSR does, and one that
-# writes a console line (the console is the descriptor bootmark hands over:
-# -add-fd fd=N,set=S, chardev path=/dev/fdset/S), stays 2 s and exits 0
-mkdir -p "$out/stub1" "$out/slow" "$out/noqemu.path"
+# writes a console line, stays 2 s, writes another and exits 0
+mkdir -p "$out/stub1" "$out/slow"
+no_qemu_path "$out/noqemu.path"
 printf '#!/bin/sh\necho "qemu-system-x86_64: error: failed to set MSR 0x10a to 0x0" >&2\nexit 1\n' \
 	>"$out/stub1/qemu-system-x86_64"
-cat >"$out/slow/qemu-system-x86_64" <<'EOF'
-#!/bin/sh
-fds= prev= set= con=
-for a in "$@"; do
-	[ "$prev" = -add-fd ] && fds="$fds ${a%%,*}"
-	case $a in file,id=con,path=/dev/fdset/*) set=${a##*/} ;; esac
-	prev=$a
-done
-for f in $fds; do
-	n=${f#fd=}
-	[ $((n + 1)) -eq "$set" ] && con=$n
-done
-[ -n "$con" ] || exit 3
-eval "exec 9>&$con"
+stub_console "$out/slow/qemu-system-x86_64" <<'EOF'
 echo "Probing EDD (stub $$)" >&9
 sleep 2
 echo "stub $$ done" >&9
 exit 0
 EOF
-chmod +x "$out/stub1/qemu-system-x86_64" "$out/slow/qemu-system-x86_64"
-for d in /usr/local/bin /usr/bin /bin /usr/sbin /sbin; do
-	for f in "$d"/*; do
-		[ "${f##*/}" = qemu-system-x86_64 ] && continue
-		[ -e "$out/noqemu.path/${f##*/}" ] || ln -s "$f" "$out/noqemu.path/${f##*/}"
-	done
-done
+chmod +x "$out/stub1/qemu-system-x86_64"
 
 # alive PID: the process runs (a zombie waiting for its reaper has ended)
 alive() { [ -r "/proc/$1/stat" ] && [ "$(sed 's/.*) //; s/ .*//' "/proc/$1/stat" 2>/dev/null)" != Z ]; }
