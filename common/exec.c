@@ -4,18 +4,35 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "outdir.h"
 #include "util.h"
 
-/* In the child: failures are reported through the exit code, as sinit does. */
-static void child_exec(char *const argv[], const char *cwd, int out_fd)
+/*
+ * In the child: a helper never outlives bootmark.  A bootmark killed by
+ * SIGKILL (or crashed) cannot stop its QEMU, which then ran the suite on,
+ * unwatched, or a hung guest forever (issue 43): the kernel kills the child
+ * when its parent dies.  A parent that died before prctl() is seen by
+ * getppid() no longer being the pid it had before the fork.
+ */
+static void die_with_parent(pid_t parent)
 {
-	int nul = open("/dev/null", O_RDONLY);
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+		_exit(126);
+}
 
+/* In the child: failures are reported through the exit code, as sinit does. */
+static void child_exec(char *const argv[], const char *cwd, int out_fd, pid_t parent)
+{
+	int nul;
+
+	die_with_parent(parent);
+	nul = open("/dev/null", O_RDONLY);
 	if (nul >= 0 && nul != 0) {
 		dup2(nul, 0);
 		close(nul);
@@ -70,8 +87,8 @@ int bm_run_prog(char *const argv[], const char *cwd, int out_fd,
 		char **out, size_t *outlen, int *status)
 {
 	int pipefd[2] = { -1, -1 };
+	pid_t pid, self = getpid();
 	int rc = 0;
-	pid_t pid;
 
 	if (out) {
 		*out = NULL;
@@ -88,7 +105,7 @@ int bm_run_prog(char *const argv[], const char *cwd, int out_fd,
 			dup2(pipefd[1], 1);
 			out_fd = -1;
 		}
-		child_exec(argv, cwd, out_fd);
+		child_exec(argv, cwd, out_fd, self);
 	}
 	if (out) {
 		close(pipefd[1]);
@@ -115,13 +132,15 @@ out_close_pipe:
 
 int bm_proc_start(char *const argv[], int log_fd, pid_t *pid)
 {
+	pid_t self = getpid();
+
 	*pid = fork();
 	if (*pid < 0)
 		return -errno;
 	if (*pid == 0) {
 		if (log_fd >= 0)
 			dup2(log_fd, 2);
-		child_exec(argv, NULL, log_fd);
+		child_exec(argv, NULL, log_fd, self);
 	}
 	return 0;
 }

@@ -59,6 +59,8 @@ void bm_last_line(const char *path, char *buf, size_t len);
  * given, then it is captured into a malloc'd NUL-terminated buffer.
  * *status gets the waitpid() status.  Returns 0 when the program ran
  * (whatever its exit status), -errno when it could not be started.
+ * Here and in bm_proc_start the child dies (SIGKILL) when bootmark does:
+ * no helper, QEMU least of all, runs on unwatched.
  */
 int bm_run_prog(char *const argv[], const char *cwd, int out_fd,
 		char **out, size_t *outlen, int *status);

@@ -17,6 +17,7 @@ enum bm_watch {
 	BM_WATCH_PANIC,    /* killed after a panic, QEMU did not exit */
 	BM_WATCH_NOSTART,  /* QEMU could not be started */
 	BM_WATCH_INTERRUPTED, /* a signal to bootmark stopped QEMU */
+	BM_WATCH_HOSTIO,   /* killed: QEMU paused the guest on the host's I/O error (a full disk) */
 };
 
 #endif

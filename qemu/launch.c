@@ -150,7 +150,7 @@ int bm_qemu_open_fds(struct bm_qemu_cfg *c)
 	int dflag = direct_cache(c->disk_cache) ? O_DIRECT : 0, rc;
 
 	c->console_fd = c->results_fd = c->disk_fd = c->disk_ro_fd = -1;
-	c->decoy_fd = c->decoy_ro_fd = -1;
+	c->decoy_fd = c->decoy_ro_fd = c->qmp_fd = c->qmp_own = -1;
 	/* no O_CLOEXEC: QEMU inherits them */
 	rc = c->console_fd = bm_out_open(c->console_log, O_WRONLY, 0644);
 	if (rc >= 0 && c->results_log)
@@ -161,6 +161,8 @@ int bm_qemu_open_fds(struct bm_qemu_cfg *c)
 	/* the user's own image, checked by bm_decoy_check before anything existed */
 	if (rc >= 0 && c->decoy)
 		rc = open_pair(c->decoy, 0, &c->decoy_fd, &c->decoy_ro_fd);
+	if (rc >= 0 && c->qmp)
+		rc = bm_qmp_pair(&c->qmp_fd, &c->qmp_own);
 	if (rc >= 0)
 		return 0;
 	bm_qemu_close_fds(c);  /* the failed one holds -errno: not closed */
@@ -170,7 +172,7 @@ int bm_qemu_open_fds(struct bm_qemu_cfg *c)
 void bm_qemu_close_fds(struct bm_qemu_cfg *c)
 {
 	int *fd[] = { &c->console_fd, &c->results_fd, &c->disk_fd, &c->disk_ro_fd,
-		      &c->decoy_fd, &c->decoy_ro_fd };
+		      &c->decoy_fd, &c->decoy_ro_fd, &c->qmp_fd };
 	size_t i;
 
 	for (i = 0; i < sizeof(fd) / sizeof(fd[0]); i++) {
@@ -301,6 +303,8 @@ int bm_qemu_argv(const struct bm_qemu_cfg *c, struct bm_argv *a)
 		add_serial(a, "res", c->results_log, c->results_fd);
 	if (c->disk)
 		add_disks(a, c);
+	if (c->qmp && c->qmp_fd >= 0)
+		bm_qmp_argv(a, c->qmp_fd);
 	return a->err;
 }
 

@@ -85,6 +85,8 @@ struct bm_qemu_cfg {
 	const char *decoy;        /* a second disk on the same bus, serial BMDECOY0; NULL none */
 	int console_fd, results_fd, disk_fd, disk_ro_fd;  /* -1 = by path */
 	int decoy_fd, decoy_ro_fd;                        /* the same for the decoy */
+	int qmp;                  /* 1: a QMP monitor on a socket pair (bm_qmp_pair) */
+	int qmp_fd, qmp_own;      /* with qmp: QEMU's end, ours (the watchdog's) */
 	const char *disk_cache;   /* none, writeback, unsafe ... */
 	const char *machine;      /* q35 or pc */
 	const char *cpu;          /* -cpu; NULL or "auto": bm_qemu_cpu()'s default */
@@ -111,7 +113,9 @@ int bm_qemu_cpu_check(const char *s);
 int bm_qemu_argv(const struct bm_qemu_cfg *c, struct bm_argv *a);
 /* Opens the files of c QEMU writes (console, results, the disk's pair) with
  * bm_out_open semantics, inheritable, into c's fds; bm_qemu_close_fds closes
- * them (after QEMU started: it holds its own copies).  0 or -errno. */
+ * them (after QEMU started: it holds its own copies).  With c->qmp also the
+ * QMP socket pair: close_fds closes QEMU's end; qmp_own is the watchdog's
+ * (bm_watch_cfg.fds), which reads and closes it.  0 or -errno. */
 int bm_qemu_open_fds(struct bm_qemu_cfg *c);
 void bm_qemu_close_fds(struct bm_qemu_cfg *c);
 
@@ -159,6 +163,27 @@ int bm_stop_signal(void);
 int bm_stop_count(void);
 const char *bm_stop_name(int sig);
 void bm_stop_reraise(void);
+
+/*
+ * QEMU's QMP monitor, read for the one event that is the host's failure:
+ * BLOCK_IO_ERROR with action "stop" (the host's filesystem under disk.img
+ * is full, and QEMU pauses the guest: werror=enospc, its default).
+ * bm_qmp_pair makes the socket pair (QEMU's end inheritable, ours
+ * non-blocking); bm_qmp_argv adds "-chardev socket,fd=N -mon"; the watch
+ * starts with bm_qmp_start (the capabilities handshake), polls with
+ * bm_qmp_poll (1 and why filled when the event came) and ends with
+ * bm_qmp_end (closes our end).
+ */
+struct bm_qmp {
+	int fd, done;
+	size_t n;
+	char buf[8192];
+};
+int bm_qmp_pair(int *qemu_end, int *own);
+void bm_qmp_argv(struct bm_argv *a, int fd);
+void bm_qmp_start(struct bm_qmp *q, int fd);
+int bm_qmp_poll(struct bm_qmp *q, char *why, size_t len);
+void bm_qmp_end(struct bm_qmp *q);
 
 /* SIGTERM, up to 5 s grace (cut short by a further stop signal), then
  * SIGKILL; returns the waitpid status. */

@@ -115,9 +115,22 @@ static void finish(struct bm_watch_result *r, enum bm_watch v, pid_t pid, double
 	snprintf(r->why, sizeof(r->why), "%s", why);
 }
 
+/* Our end of QEMU's QMP socket, now the watch's to close; -1 none. */
+static int take_qmp(const struct bm_watch_cfg *c)
+{
+	int fd = -1;
+
+	if (c->fds && c->fds->qmp) {
+		fd = c->fds->qmp_own;
+		c->fds->qmp_own = -1;
+	}
+	return fd;
+}
+
 int bm_qemu_watch(char *const argv[], const struct bm_watch_cfg *c, struct bm_watch_result *r)
 {
 	struct con_tail con = { .fd = -1 };
+	struct bm_qmp qmp;
 	double t0, last, panic_at = 0, sampled = 0;
 	off_t res_size = 0;
 	char why[160];
@@ -130,10 +143,13 @@ int bm_qemu_watch(char *const argv[], const struct bm_watch_cfg *c, struct bm_wa
 		return log_fd;
 	rc = bm_proc_start(argv, log_fd, &pid);
 	close(log_fd);
+	bm_qmp_start(&qmp, take_qmp(c));
 	if (c->fds)
 		bm_qemu_close_fds(c->fds);  /* QEMU has its copies; its locks go with it */
-	if (rc)
+	if (rc) {
+		bm_qmp_end(&qmp);
 		return rc;
+	}
 	t0 = last = bm_now_s();
 	/* A command that does not catch the stop signals itself still must not
 	 * leave an orphaned QEMU behind (a killed make bench did): catch them
@@ -171,6 +187,12 @@ int bm_qemu_watch(char *const argv[], const struct bm_watch_cfg *c, struct bm_wa
 			c->sample(c->sample_arg, pid);
 			sampled = t;
 		}
+		/* the host's disk is full: QEMU paused the guest, which then is
+		 * silent as a hung kernel is, but the fault is the host's */
+		if (bm_qmp_poll(&qmp, why, sizeof(why))) {
+			finish(r, BM_WATCH_HOSTIO, pid, t0, why);
+			break;
+		}
 		if (con.panic && !panic_at)
 			panic_at = t;
 		if (panic_at && t - panic_at > c->panic_grace_s) {
@@ -191,6 +213,7 @@ int bm_qemu_watch(char *const argv[], const struct bm_watch_cfg *c, struct bm_wa
 	}
 	if (con.fd >= 0)
 		close(con.fd);
+	bm_qmp_end(&qmp);
 	if (own_catch) {
 		if (r->verdict == BM_WATCH_INTERRUPTED)
 			bm_stop_reraise();  /* returns only if the old action ignores it */

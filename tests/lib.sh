@@ -14,6 +14,41 @@ check() { if eval "$2"; then ok "$1"; else notok "$1"; fi; }
 want() { case " ${cases:-} " in *" $1 "*) return 0 ;; esac; return 1; }
 # has FILE REGEX: FILE holds a line matching REGEX (binary-safe)
 has() { grep -aq -- "$2" "$1" 2>/dev/null; }
+# no_qemu_path DIR: DIR becomes a PATH with every tool of the system's but QEMU
+no_qemu_path() {
+	mkdir -p "$1" || return
+	for d in /usr/local/bin /usr/bin /bin /usr/sbin /sbin; do
+		for f in "$d"/*; do
+			[ "${f##*/}" = qemu-system-x86_64 ] && continue
+			[ -e "$1/${f##*/}" ] || ln -s "$f" "$1/${f##*/}"
+		done
+	done
+}
+
+# stub_console FILE: FILE becomes a stub qemu-system-x86_64 whose stdin body (sh)
+# runs with fd 9 on the console: the descriptor bootmark hands QEMU (-add-fd
+# fd=N,set=S and chardev path=/dev/fdset/S, set N+1).  Exits 3 without one.
+stub_console() {
+	{
+		cat <<'EOF'
+#!/bin/sh
+fds= prev= set= con=
+for a in "$@"; do
+	[ "$prev" = -add-fd ] && fds="$fds ${a%%,*}"
+	case $a in file,id=con,path=/dev/fdset/*) set=${a##*/} ;; esac
+	prev=$a
+done
+for f in $fds; do
+	n=${f#fd=}
+	[ $((n + 1)) -eq "$set" ] && con=$n
+done
+[ -n "$con" ] || exit 3
+eval "exec 9>&$con"
+EOF
+		cat
+	} >"$1" && chmod +x "$1"
+}
+
 # The summary line; $out is removed when everything passed, unless BM_KEEP is set.
 finish() {
 	echo "# $(($(date +%s) - t_start)) s"

@@ -159,12 +159,19 @@ int bm_bisect_measure(void *arg, int cand, double *value, char *why, size_t whyl
 	bm_msg("%s (%s): %s%s%s", b->label, x->specs[cand].text, bm_status_name(b->res.status),
 	       b->res.status_why[0] ? ": " : "", b->res.status_why);
 	/* a bisection weighs boots against each other: say which were disturbed */
-	if (!b->icount && b->load.samples && bm_load_disturbed(&b->load))
+	if (b->res.status != BM_ST_INFRA_ERROR && !b->icount && b->load.samples &&
+	    bm_load_disturbed(&b->load))
 		bm_msg("%s: the host was busy while it measured (%d other QEMU, %.0f%% of the "
 		       "CPU used by others): its timings may be slower than the kernel's own",
 		       b->label, b->load.qemu_max, b->load.others_pct);
 	if (b->res.status == BM_ST_INTERRUPTED) {
 		rc = -EINTR;   /* not the candidate's fault: the bisection stops */
+	} else if (b->res.status == BM_ST_INFRA_ERROR) {
+		/* QEMU's own failure, a file the host cannot write: judging the
+		 * candidate by it would mark a good kernel bad (or skip it), and
+		 * every later boot would fail alike */
+		bm_msg("%s: the host failed, not the kernel: the bisection stops", b->label);
+		rc = -EIO;
 	} else if (b->res.status == BM_ST_PROTOCOL_ERROR && !x->boot_mode &&
 		   !bm_bmetric_value(x->m, &b->res, value)) {
 		bm_msg("%s: stream damaged; its intact %s.%s.%s is used", b->label, x->m->wl,

@@ -22,6 +22,7 @@
 #include "history.h"
 #include "json.h"
 #include "setup.h"
+#include "outclaim.h"
 #include "outdir.h"
 #include "qemu.h"
 #include "util.h"
@@ -381,6 +382,22 @@ static int check_out(const char *out)
 	return 0;
 }
 
+/* --out is this bisection's alone (outclaim.h), checked again once held:
+ * another one may have filled it since check_out.  -EINVAL: refused. */
+static int take_out(const char *out, int *claim)
+{
+	int rc = bm_out_take(out, claim);
+
+	if (rc)
+		return rc;
+	if (check_out(out)) {
+		bm_out_release(*claim);
+		*claim = -1;
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static double mono(void)
 {
 	struct timespec ts;
@@ -428,14 +445,12 @@ static int run(struct bisect *B)
 	struct bm_bctx x = { .c = &c, .specs = B->specs, .m = &B->m, .out = B->o.out,
 			     .boot_mode = B->o.boot };
 	struct hist_measure hm = { .x = &x, .db = B->o.history };
-	int rc;
+	int rc, claim;
 
 	B->t0 = mono();
-	rc = bm_mkdir_p(B->o.out, 0755);
-	if (rc) {
-		bm_msg("cannot create %s: %s", B->o.out, strerror(-rc));
-		return BM_EXIT_SYSTEM;
-	}
+	rc = take_out(B->o.out, &claim);
+	if (rc)
+		return rc == -EINVAL ? BM_EXIT_USAGE : BM_EXIT_SYSTEM;
 	x.boots = calloc((size_t)B->n, sizeof(int));
 	B->methods = calloc((size_t)B->n, sizeof(*B->methods));
 	x.methods = B->methods;
@@ -456,8 +471,10 @@ static int run(struct bisect *B)
 			       bm_bisect_run(&B->b, bm_bisect_measure, &x, stdout);
 	B->seconds = mono() - B->t0;
 	if (rc) {
+		/* a signal, or the host failed (QEMU, a tool, the disk): never an answer */
 		bm_msg("bisection stopped: %s; what was measured is in %s/bisect.json",
-		       strerror(-rc), B->o.out);
+		       rc == -EINTR ? "interrupted" : "the host failed (infrastructure, exit 111)",
+		       B->o.out);
 		rc = BM_EXIT_SYSTEM;
 	} else {
 		summary(B);
@@ -473,11 +490,13 @@ static int run(struct bisect *B)
 	free(B->methods);
 	B->methods = NULL;
 	free(x.boots);
+	bm_out_release(claim);
 	return rc;
 out_free_boots:
 	free(B->methods);
 	B->methods = NULL;
 	free(x.boots);
+	bm_out_release(claim);
 	return BM_EXIT_SYSTEM;
 }
 

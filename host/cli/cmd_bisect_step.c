@@ -333,7 +333,10 @@ static int measure(struct step *S)
 	bm_setup_run_cfg(&S->s, &S->o.b, S->o.out, S->o.suite, S->o.fs, &c);
 	while (boots < S->o.repeat_max && verdict == BM_V_UNKNOWN) {
 		rc = bm_bisect_measure(&x, 0, &v[n], why, sizeof(why));
-		if (rc < 0) {
+		if (rc < 0) {  /* a signal, or the host failed: never good, bad or skip */
+			printf("bootmark bisect-step: abort: %s: %s\n",
+			       S->spec.text[0] ? S->spec.text : "(no kernel)",
+			       rc == -EINTR ? "interrupted" : "the host failed, not the kernel");
 			free(v);
 			return STEP_INFRA;
 		}

@@ -17,6 +17,7 @@
 #include "history.h"
 #include "hostlock.h"
 #include "junit.h"
+#include "outclaim.h"
 #include "outdir.h"
 #include "profile.h"
 #include "qemu.h"
@@ -93,6 +94,7 @@ struct plan {
 	double cov;
 	int *round;                   /* round of each boot in boots[] */
 	int lock_mode, lock_fd;       /* the host's measuring lock (hostlock.h) */
+	int out_fd;                   /* our claim on --out (outclaim.h) */
 	struct bm_setup s;
 	struct bm_progress prog;
 };
@@ -461,6 +463,19 @@ static int finish_rep(struct plan *p, struct bm_rep *rep)
 	return rc;
 }
 
+/*
+ * --out is ours alone for the whole run (outclaim.h): made if need be, then
+ * claimed, then checked again, since the first check ran before the claim
+ * and another run may have filled it since.  A run refused here has written
+ * nothing (the folder and its lock file are the other run's too).
+ */
+static int take_out(struct plan *p)
+{
+	int rc = bm_out_take(p->o.out, &p->out_fd);
+
+	return rc ? rc : check_out(p) ? -EINVAL : 0;
+}
+
 /* The host's measuring lock: --exclusive waits for it, --icount needs none. */
 static int take_host(struct plan *p)
 {
@@ -487,7 +502,7 @@ int bm_cmd_run(int argc, char **argv)
 
 	if (!p)
 		return BM_EXIT_SYSTEM;
-	p->lock_fd = -1;
+	p->lock_fd = p->out_fd = -1;
 	rc = plan_run(p, argc, argv);
 	if (rc == 1) {
 		run_usage(stdout);
@@ -506,10 +521,9 @@ int bm_cmd_run(int argc, char **argv)
 		     BM_EXIT_SYSTEM;
 		goto out_free_plan;
 	}
-	rc = bm_mkdir_p(p->o.out, 0755);
+	rc = take_out(p);
 	if (rc) {
-		bm_msg("cannot create %s: %s", p->o.out, strerror(-rc));
-		rc = BM_EXIT_SYSTEM;
+		rc = rc == -EINVAL ? BM_EXIT_USAGE : BM_EXIT_SYSTEM;
 		goto out_free_plan;
 	}
 	boots = calloc((size_t)(p->nk * p->o.repeat), sizeof(*boots));
@@ -546,6 +560,7 @@ out_free_boots:
 	free(boots);
 	free(p->round);
 out_free_plan:
+	bm_out_release(p->out_fd);
 	bm_host_unlock(p->lock_fd);
 	free(p);
 	fflush(stdout);

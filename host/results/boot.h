@@ -18,7 +18,10 @@ int bm_boot_load(const char *dir, const char *run, struct bm_results *r, struct 
  * its logs, classified with what its meta.json says the host saw (watchdog,
  * QEMU's exit, a signal, the planned tests), so the class is the one run
  * decided.  Folders without meta.json (parse --out, capture of old) are
- * classified from their logs alone.  0, or -errno when no log can be read.
+ * classified from their logs alone, except one QEMU wrote (qemu.log): its
+ * end was never seen, so it is infra-error unless the guest's own words
+ * (panic, initramfs-error, disk-refused, unexpected-reboot) decide.  0, or
+ * -errno when no log can be read.
  */
 int bm_boot_read(const char *dir, const char *run, struct bm_results *r);
 

@@ -99,6 +99,39 @@ static int read_meta(const char *dir, struct meta_facts *m)
 	return 0;
 }
 
+/*
+ * bootmark creates qemu.log before QEMU starts and writes meta.json once
+ * QEMU has ended: a folder with the one and not the other is a boot whose
+ * end bootmark has not seen (it still runs, or it was killed or crashed and
+ * QEMU died with it).
+ * Whatever the logs say, the host's facts are missing (its watchdog, QEMU's
+ * exit, the plan END must match), so the logs alone prove neither a
+ * completed run nor a hang nor a damaged stream: infra-error.  What only
+ * the guest can say (a panic, an initramfs failure, a refused disk, a
+ * reboot) stays the guest's.
+ */
+static void unwatched(const char *dir, struct bm_results *r)
+{
+	char path[PATH_MAX], why[sizeof(r->status_why)];
+
+	if (bm_path(path, sizeof(path), "%s/qemu.log", dir) || !bm_is_file(path))
+		return;  /* a log from elsewhere: judged by itself */
+	switch (r->status) {
+	case BM_ST_PANIC:
+	case BM_ST_INITRAMFS_ERROR:
+	case BM_ST_DISK_REFUSED:
+	case BM_ST_UNEXPECTED_REBOOT:
+		return;
+	default:
+		break;
+	}
+	snprintf(why, sizeof(why), "no meta.json: bootmark has not seen this boot end (it still "
+		 "runs, or was killed or crashed while QEMU ran); the logs alone read %s",
+		 bm_status_name(r->status));
+	r->status = BM_ST_INFRA_ERROR;
+	snprintf(r->status_why, sizeof(r->status_why), "%s", why);
+}
+
 int bm_boot_read(const char *dir, const char *run, struct bm_results *r)
 {
 	struct meta_facts m;
@@ -116,6 +149,7 @@ int bm_boot_read(const char *dir, const char *run, struct bm_results *r)
 		return rc;
 	if (!have_meta) {
 		bm_classify(r, &con, BM_WATCH_NONE, NULL);
+		unwatched(dir, r);
 		return 0;
 	}
 	con.fail_on_warning = m.fail_on_warning;

@@ -14,7 +14,7 @@ static const char *const watch_names[] = {
 	[BM_WATCH_NONE] = "none", [BM_WATCH_EXITED] = "exited",
 	[BM_WATCH_SILENCE] = "silence-timeout", [BM_WATCH_TIMEOUT] = "hard-timeout",
 	[BM_WATCH_PANIC] = "panic", [BM_WATCH_NOSTART] = "not-started",
-	[BM_WATCH_INTERRUPTED] = "interrupted",
+	[BM_WATCH_INTERRUPTED] = "interrupted", [BM_WATCH_HOSTIO] = "host-io-error",
 };
 
 const char *bm_watch_name(enum bm_watch w)

@@ -357,6 +357,12 @@ void bm_classify_boot(struct bm_results *r, const struct bm_console *c,
 		set(r, BM_ST_INFRA_ERROR, why);
 		return;
 	}
+	/* QEMU paused the guest because the host could not write disk.img (its
+	 * filesystem full): what followed was no hang of the kernel's */
+	if (!stream_complete(r) && w == BM_WATCH_HOSTIO) {
+		set(r, BM_ST_INFRA_ERROR, watch_why ? watch_why : "the host's I/O failed");
+		return;
+	}
 	/* The panic that follows a broken initramfs ("VFS: Unable to mount root
 	 * fs", "No working init found") is its consequence, not the kernel's
 	 * crash: without a HELLO the initramfs message decides. */

@@ -184,6 +184,7 @@ static int launch(const struct bm_run_cfg *c, struct bm_boot *b)
 	    bm_path(qlog, sizeof(qlog), "%s/qemu.log", b->dir))
 		return -ENAMETOOLONG;
 	bm_boot_qemu_cfg(c, b, con, res, &q);
+	q.qmp = 1;  /* the watchdog hears QEMU pause the guest on a full disk */
 	/* QEMU writes only through descriptors bootmark opened (outdir.h) */
 	rc = bm_qemu_open_fds(&q);
 	if (rc) {
@@ -194,6 +195,7 @@ static int launch(const struct bm_run_cfg *c, struct bm_boot *b)
 	rc = bm_qemu_argv(&q, &b->argv);
 	if (rc) {
 		bm_qemu_close_fds(&q);
+		close(q.qmp_own);
 		return rc;
 	}
 	bm_msg("booting %s (run %s, %s, %s)", b->label, b->run, b->kvm ? "kvm" : "tcg",
@@ -290,11 +292,11 @@ int bm_boot_one(const struct bm_run_cfg *c, struct bm_kspec *spec, struct bm_boo
 			b->res.status = BM_ST_INTERRUPTED;
 			snprintf(b->res.status_why, sizeof(b->res.status_why), "%s", b->w.why);
 		}
+		if (!c->keep_disk && b->disk[0])
+			unlink(b->disk);
 		if (bm_path(path, sizeof(path), "%s/results.json", b->dir) ||
 		    bm_write_results_json(path, &b->res) || bm_write_meta(b))
 			bm_msg("cannot write the JSON files in %s", b->dir);
-		if (!c->keep_disk && b->disk[0])
-			unlink(b->disk);
 		return rc == -EINTR ? 0 : rc;
 	}
 	if (bm_boot_load(b->dir, b->run, &b->res, &con))
@@ -302,13 +304,16 @@ int bm_boot_one(const struct bm_run_cfg *c, struct bm_kspec *spec, struct bm_boo
 	con.fail_on_warning = c->fail_on_warning;
 	boot_facts(c, b, &f);
 	bm_classify_boot(&b->res, &con, &f);
-	if (bm_path(path, sizeof(path), "%s/results.json", b->dir) ||
-	    bm_write_results_json(path, &b->res) || bm_write_meta(b)) {
-		bm_msg("cannot write the JSON files in %s", b->dir);
-		rc = -EIO;
-	}
+	/* first: when the guest filled the host's disk, its room is what the
+	 * JSON files need */
 	if (!c->keep_disk)
 		unlink(b->disk);
+	if (bm_path(path, sizeof(path), "%s/results.json", b->dir) ||
+	    bm_write_results_json(path, &b->res) || bm_write_meta(b)) {
+		bm_msg("cannot write the JSON files in %s (%s: %s)", b->dir,
+		       bm_status_name(b->res.status), b->res.status_why);
+		rc = -EIO;
+	}
 	return rc;
 }
 
