@@ -11,6 +11,7 @@
 #include "initrd.h"
 #include "manifest.h"
 #include "modclosure.h"
+#include "results.h"
 #include "setup.h"
 #include "util.h"
 #include "wldesc.h"
@@ -110,6 +111,14 @@ static int check_configs(struct bm_setup *s, const char *suite, const char *fs_l
 	/* what the runner would reject is bad input here, before anything exists */
 	if (bm_plan_make(&s->tests, &s->suite, nfs, err, sizeof(err))) {
 		bm_msg("bad suite '%s' (%s/suites/%s): %s", suite, s->configs, suite, err);
+		return -EINVAL;
+	}
+	/* a boot's readers keep that many R records (results.h): more would be
+	 * read back as a damaged stream after the whole suite ran */
+	if (s->tests.total > BM_RESULTS_MAX) {
+		bm_msg("suite '%s' plans %u tests per boot on %u filesystem(s), more than the %d a "
+		       "boot may hold (docs/reliability.md): fewer repeats or filesystems per run",
+		       suite, s->tests.total, nfs, BM_RESULTS_MAX);
 		return -EINVAL;
 	}
 	return 0;

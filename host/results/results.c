@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "profile.h"
 #include "results.h"
 
 /* The contract of docs/exit-codes.md: name and exit code of every class. */
@@ -85,26 +84,50 @@ static void copy_val(char *dst, size_t len, const char *v)
 	snprintf(dst, len, "%s", v ? v : "");
 }
 
+/* The capacity to grow an array holding n elements to, 0 when it has room:
+ * capacities go 8, 16, 32 ..., so n appends cost O(n), not O(n^2). */
+static size_t grow_to(size_t n)
+{
+	if (n < 8 ? n != 0 : (n & (n - 1)) != 0)
+		return 0;
+	return n ? 2 * n : 8;
+}
+
 static int add_result(struct bm_results *r, const struct bm_record *rec)
 {
-	struct bm_rres *nr;
+	struct bm_rres *h;
+	size_t cap;
 
-	nr = realloc(r->res, (r->nres + 1) * sizeof(*nr));
-	if (!nr)
-		return -ENOMEM;
-	r->res = nr;
-	return bm_rres_from_record(&r->res[r->nres++], rec);
+	if (r->nres >= BM_RESULTS_MAX) {
+		r->unkept_res++;
+		return 0;
+	}
+	if ((cap = grow_to(r->nres))) {
+		h = realloc(r->res, cap * sizeof(*h));
+		if (!h)
+			return -ENOMEM;
+		r->res = h;
+	}
+	h = &r->res[r->nres++];
+	return bm_rres_from_record(h, rec);
 }
 
 static int add_error(struct bm_results *r, const struct bm_record *rec)
 {
-	struct bm_herr *e, *ne;
+	struct bm_herr *e;
 	const char *v;
+	size_t cap;
 
-	ne = realloc(r->err, (r->nerr + 1) * sizeof(*ne));
-	if (!ne)
-		return -ENOMEM;
-	r->err = ne;
+	if (r->nerr >= BM_RESULTS_MAX) {
+		r->unkept_err++;
+		return 0;
+	}
+	if ((cap = grow_to(r->nerr))) {
+		e = realloc(r->err, cap * sizeof(*e));
+		if (!e)
+			return -ENOMEM;
+		r->err = e;
+	}
 	e = &r->err[r->nerr++];
 	memset(e, 0, sizeof(*e));
 	e->seq = rec->seq;
@@ -148,6 +171,22 @@ static int add_record(struct bm_results *r, const struct bm_record *rec)
 	}
 }
 
+/* Records past what a boot keeps: the reason, put before the stream's. */
+static void host_findings(struct bm_results *r)
+{
+	char first[200], old[sizeof(r->stream_why)];
+
+	if (!r->unkept_res && !r->unkept_err)
+		return;
+	snprintf(first, sizeof(first), "%u result and %u error records past the %d of each a "
+		 "boot may hold were not kept (docs/reliability.md)", r->unkept_res, r->unkept_err,
+		 BM_RESULTS_MAX);
+	snprintf(old, sizeof(old), "%s", r->stream_rc ? r->stream_why : "");
+	snprintf(r->stream_why, sizeof(r->stream_why), "%.199s%s%.50s", first, old[0] ? "; " : "",
+		 old);
+	r->stream_rc = -EPROTO;
+}
+
 int bm_results_from_stream(struct bm_results *r, const struct bm_stream *s)
 {
 	uint64_t seq;
@@ -171,26 +210,28 @@ int bm_results_from_stream(struct bm_results *r, const struct bm_stream *s)
 		if (rc)
 			return rc;
 	}
+	host_findings(r);
+	return 0;
+}
+
+static int feed_cb(void *arg, const char *line, size_t len, uint64_t off)
+{
+	bm_stream_feed_text(arg, line, len);
 	return 0;
 }
 
 int bm_results_load(struct bm_results *r, const char *path, const char *run)
 {
 	struct bm_stream s;
-	char *text;
-	size_t len;
+	uint64_t size;
 	int rc;
 
-	/* Serial logs of a whole suite stay far below this; a runaway
-	 * printk flood is cut rather than eating the host's memory. */
-	rc = bm_read_file(path, &text, &len, (size_t)1 << 30);
-	if (rc)
-		return rc;
+	/* in pieces: what is kept of the log costs memory, not the log */
 	bm_stream_init(&s, run ? run : "");
-	bm_stream_feed_text(&s, text, len);
-	rc = bm_results_from_stream(r, &s);
+	rc = bm_log_lines(path, feed_cb, &s, &size);
+	if (!rc)
+		rc = bm_results_from_stream(r, &s);
 	bm_stream_free(&s);
-	free(text);
 	return rc;
 }
 
