@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "results.h"
+#include "text.h"
 
 /* The contract of docs/exit-codes.md: name and exit code of every class. */
 static const struct {
@@ -79,9 +80,10 @@ void bm_stream_feed_text(struct bm_stream *s, const char *text, size_t len)
 	}
 }
 
+/* Guest text: copied made safe to print (text.h). */
 static void copy_val(char *dst, size_t len, const char *v)
 {
-	snprintf(dst, len, "%s", v ? v : "");
+	bm_text_safe(dst, len, v ? v : "", v ? strlen(v) : 0, 0);
 }
 
 /* The capacity to grow an array holding n elements to, 0 when it has room:
@@ -93,10 +95,26 @@ static size_t grow_to(size_t n)
 	return n ? 2 * n : 8;
 }
 
+/* The strings of a result, guest text, made safe to print. */
+static void clean_result(struct bm_rres *h)
+{
+	unsigned i;
+
+	bm_text_clean(h->wl, 0);
+	bm_text_clean(h->test, 0);
+	bm_text_clean(h->fs, 0);
+	bm_text_clean(h->params, 0);
+	bm_text_clean(h->mkfs, 0);
+	bm_text_clean(h->mount, 0);
+	for (i = 0; i < h->nm; i++)
+		bm_text_clean(h->m[i].unit, 0);
+}
+
 static int add_result(struct bm_results *r, const struct bm_record *rec)
 {
 	struct bm_rres *h;
 	size_t cap;
+	int rc;
 
 	if (r->nres >= BM_RESULTS_MAX) {
 		r->unkept_res++;
@@ -109,7 +127,9 @@ static int add_result(struct bm_results *r, const struct bm_record *rec)
 		r->res = h;
 	}
 	h = &r->res[r->nres++];
-	return bm_rres_from_record(h, rec);
+	rc = bm_rres_from_record(h, rec);
+	clean_result(h);
+	return rc;
 }
 
 static int add_error(struct bm_results *r, const struct bm_record *rec)
@@ -140,16 +160,24 @@ static int add_error(struct bm_results *r, const struct bm_record *rec)
 	return 0;
 }
 
+static void add_hello(struct bm_results *r, const struct bm_record *rec)
+{
+	unsigned i;
+
+	r->hello = *rec;
+	r->have_hello = 1;
+	for (i = 0; i < r->hello.nkv; i++)
+		bm_text_clean(r->hello.kv[i].val, 0);
+}
+
 static int add_record(struct bm_results *r, const struct bm_record *rec)
 {
 	const char *v;
 
 	switch (rec->type) {
 	case BM_REC_HELLO:
-		if (!r->have_hello) {
-			r->hello = *rec;
-			r->have_hello = 1;
-		}
+		if (!r->have_hello)
+			add_hello(r, rec);
 		return 0;
 	case BM_REC_RESULT:
 		return add_result(r, rec);
@@ -201,6 +229,8 @@ int bm_results_from_stream(struct bm_results *r, const struct bm_stream *s)
 	r->conflicts = s->conflicts;
 	r->hellos = s->hellos;
 	r->stream_rc = bm_stream_check(s, r->stream_why, sizeof(r->stream_why));
+	/* the reason may quote a record's value: guest text */
+	bm_text_clean(r->stream_why, 0);
 	for (seq = 1; seq <= s->max_seq; seq++) {
 		const struct bm_record *rec = bm_stream_get(s, seq);
 
