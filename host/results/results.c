@@ -128,6 +128,7 @@ static int add_result(struct bm_results *r, const struct bm_record *rec)
 	}
 	h = &r->res[r->nres++];
 	rc = bm_rres_from_record(h, rec);
+	bm_rres_keep_measurements(h, rec);
 	clean_result(h);
 	return rc;
 }
@@ -172,8 +173,11 @@ static void add_hello(struct bm_results *r, const struct bm_record *rec)
 
 static int add_record(struct bm_results *r, const struct bm_record *rec)
 {
+	char why[sizeof(r->bad_value)];
 	const char *v;
 
+	if (bm_rec_values_check(rec, why, sizeof(why)) && !r->bad_values++)
+		copy_val(r->bad_value, sizeof(r->bad_value), why);
 	switch (rec->type) {
 	case BM_REC_HELLO:
 		if (!r->have_hello)
@@ -199,16 +203,25 @@ static int add_record(struct bm_results *r, const struct bm_record *rec)
 	}
 }
 
-/* Records past what a boot keeps: the reason, put before the stream's. */
+/* The stream's reason, with what the host found wrong put first: records
+ * past what a boot keeps, values that are no measurements. */
 static void host_findings(struct bm_results *r)
 {
 	char first[200], old[sizeof(r->stream_why)];
+	long long arrived = (long long)r->nres + r->unkept_res;
 
-	if (!r->unkept_res && !r->unkept_err)
+	if (r->end_tests >= 0 && arrived > r->end_tests && !r->bad_values++)
+		snprintf(r->bad_value, sizeof(r->bad_value), "END's tests=%lld plans fewer tests "
+			 "than the %lld result records that arrived", r->end_tests, arrived);
+	if (r->unkept_res || r->unkept_err)
+		snprintf(first, sizeof(first), "%u result and %u error records past the %d of "
+			 "each a boot may hold were not kept (docs/reliability.md)", r->unkept_res,
+			 r->unkept_err, BM_RESULTS_MAX);
+	else if (r->bad_values)
+		snprintf(first, sizeof(first), "%.170s%s", r->bad_value,
+			 r->bad_values > 1 ? " (and more such values)" : "");
+	else
 		return;
-	snprintf(first, sizeof(first), "%u result and %u error records past the %d of each a "
-		 "boot may hold were not kept (docs/reliability.md)", r->unkept_res, r->unkept_err,
-		 BM_RESULTS_MAX);
 	snprintf(old, sizeof(old), "%s", r->stream_rc ? r->stream_why : "");
 	snprintf(r->stream_why, sizeof(r->stream_why), "%.199s%s%.50s", first, old[0] ? "; " : "",
 		 old);

@@ -90,9 +90,11 @@ struct bm_results {
 	long long end_raw;      /* END's raw=: of those, on the test disk itself; 0 absent */
 	uint64_t max_seq;
 	unsigned bad_crc, foreign, conflicts, hellos;
-	int stream_rc;          /* bm_stream_check(), or -EPROTO past BM_RESULTS_MAX */
+	int stream_rc;          /* bm_stream_check(), or -EPROTO for what follows */
 	char stream_why[256];
 	unsigned unkept_res, unkept_err;  /* R and E records past BM_RESULTS_MAX */
+	unsigned bad_values;    /* records with a value that cannot be a measurement */
+	char bad_value[200];    /* the first of them (values.c) */
 	int kernel_warnings;    /* copied from the console by bm_classify */
 	char kernel_warning_first[200];
 	enum bm_status status;
@@ -109,6 +111,13 @@ int bm_status_ran(enum bm_status st);
 /* True when the boot's R records may be used: it ran to END, or its stream
  * was damaged (protocol-error: every R that arrived intact is CRC-checked). */
 int bm_status_usable(enum bm_status st);
+
+/* 0 when every value of rec can be what its key says (a measurement of
+ * its metric, END's counts, a repetition), else -EINVAL and why names the
+ * record and the value (host/results/values.c). */
+int bm_rec_values_check(const struct bm_record *rec, char *why, size_t len);
+/* Drops from h the metrics whose value in rec cannot be a measurement. */
+void bm_rres_keep_measurements(struct bm_rres *h, const struct bm_record *rec);
 
 /* Feeds text line by line into s (CR and CRLF line ends accepted). */
 void bm_stream_feed_text(struct bm_stream *s, const char *text, size_t len);
