@@ -50,6 +50,13 @@ int bm_boot_load(const char *dir, const char *run, struct bm_results *r, struct 
 		bm_results_free(r);
 	rcc = bm_results_load(r, cons, run);
 	snprintf(r->source, sizeof(r->source), "console.log");
+	if (rcc == -ENOENT && !rc) {
+		/* no console.log: results.log, though it holds no record, is the
+		 * only log there is, and says what parse says of it (issue 43) */
+		rc = bm_results_load(r, res, run);
+		snprintf(r->source, sizeof(r->source), "results.log");
+		return rc ? rc : console_facts(res, con);
+	}
 	return rcc ? rcc : console_facts(cons, con);
 }
 
