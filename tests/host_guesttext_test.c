@@ -22,6 +22,7 @@
 #include "table.h"
 #include "tap.h"
 #include "testcli.h"
+#include "testrec.h"
 #include "testutil.h"
 #include "text.h"
 #include "util.h"
@@ -67,18 +68,6 @@ static void check_text(const char *what, const char *s, size_t n)
 	tap_ok(printable(s, n, why, sizeof(why)), "%s is printable text %s", what, why);
 }
 
-static void put(FILE *f, uint64_t seq, char type, const char *const *kv)
-{
-	struct bm_line l;
-
-	bm_line_start(&l, RUN, seq, type);
-	for (; kv[0]; kv += 2)
-		bm_line_add(&l, kv[0], kv[1]);
-	if (bm_line_finish(&l) < 0)
-		tap_bail("cannot encode a record");
-	fputs(l.buf, f);
-}
-
 /* A boot whose every guest string is hostile; results= of END given. */
 static char *hostile_log(const char *end_results, size_t *len)
 {
@@ -97,11 +86,11 @@ static char *hostile_log(const char *end_results, size_t *len)
 
 	if (!f)
 		tap_bail("open_memstream");
-	put(f, 1, 'H', h);
-	put(f, 2, 'R', r);
-	put(f, 3, 'E', e);
-	put(f, 4, 'E', e2);
-	put(f, 5, 'Z', z);
+	tu_put_rec(f, RUN, 1, 'H', h);
+	tu_put_rec(f, RUN, 2, 'R', r);
+	tu_put_rec(f, RUN, 3, 'E', e);
+	tu_put_rec(f, RUN, 4, 'E', e2);
+	tu_put_rec(f, RUN, 5, 'Z', z);
 	fclose(f);
 	return text;
 }

@@ -32,6 +32,7 @@ size_t __sanitizer_get_current_allocated_bytes(void);
 
 #include "results.h"
 #include "tap.h"
+#include "testrec.h"
 #include "testutil.h"
 
 #define RUN "0badc0de"
@@ -48,19 +49,6 @@ static size_t heap_used(void)
 #endif
 }
 
-/* One record line of run RUN, pairs NULL-terminated. */
-static void put(FILE *f, uint64_t seq, char type, const char *const *kv)
-{
-	struct bm_line l;
-
-	bm_line_start(&l, RUN, seq, type);
-	for (; kv && kv[0]; kv += 2)
-		bm_line_add(&l, kv[0], kv[1]);
-	if (bm_line_finish(&l) < 0)
-		tap_bail("cannot encode a record");
-	fputs(l.buf, f);
-}
-
 /* A boot of n records: HELLO, n - 2 heartbeats or dd results, END. */
 static char *make_log(size_t n, int results, size_t *len)
 {
@@ -72,7 +60,7 @@ static char *make_log(size_t n, int results, size_t *len)
 
 	if (!f)
 		tap_bail("open_memstream");
-	put(f, 1, 'H', hello);
+	tu_put_rec(f, RUN, 1, 'H', hello);
 	for (seq = 2; seq < n; seq++) {
 		snprintf(t, sizeof(t), "%llu.0", (unsigned long long)seq);
 		snprintf(rep, sizeof(rep), "%llu", (unsigned long long)seq - 1);
@@ -82,11 +70,11 @@ static char *make_log(size_t n, int results, size_t *len)
 					    "mount", "noatime", "partial", "0", "m_real", "1.5:s",
 					    "m_utime", "0.01:s", "m_stime", "0.2:s", NULL };
 
-			put(f, seq, 'R', r);
+			tu_put_rec(f, RUN, seq, 'R', r);
 		} else {
 			const char *b[] = { "phase", "run", "t", t, NULL };
 
-			put(f, seq, 'B', b);
+			tu_put_rec(f, RUN, seq, 'B', b);
 		}
 	}
 	snprintf(nbuf, sizeof(nbuf), "%llu", (unsigned long long)n);
@@ -94,7 +82,7 @@ static char *make_log(size_t n, int results, size_t *len)
 	{
 		const char *z[] = { "n", nbuf, "results", res, "errors", "0", NULL };
 
-		put(f, n, 'Z', z);
+		tu_put_rec(f, RUN, n, 'Z', z);
 	}
 	fclose(f);
 	return text;

@@ -22,22 +22,11 @@
 #include "results.h"
 #include "tap.h"
 #include "testcli.h"
+#include "testrec.h"
 #include "testutil.h"
 #include "util.h"
 
 static char tmp[] = "/tmp/bm-values.XXXXXX";
-
-static void put(FILE *f, const char *run, uint64_t seq, char type, const char *const *kv)
-{
-	struct bm_line l;
-
-	bm_line_start(&l, run, seq, type);
-	for (; kv[0]; kv += 2)
-		bm_line_add(&l, kv[0], kv[1]);
-	if (bm_line_finish(&l) < 0)
-		tap_bail("cannot encode a record");
-	fputs(l.buf, f);
-}
 
 /* A boot of one result of workload wl (metrics "m_a=v:u m_b=v:u", no spaces
  * in values) and END's extra pairs ("tests=1"); into f. */
@@ -71,9 +60,9 @@ static void boot_log(FILE *f, const char *run, const char *wl, const char *metri
 		z[k++] = eq + 1;
 	}
 	z[k] = NULL;
-	put(f, run, 1, 'H', h);
-	put(f, run, 2, 'R', kv);
-	put(f, run, 3, 'Z', z);
+	tu_put_rec(f, run, 1, 'H', h);
+	tu_put_rec(f, run, 2, 'R', kv);
+	tu_put_rec(f, run, 3, 'Z', z);
 }
 
 static void judge(struct bm_results *r, const char *wl, const char *metrics, const char *end)
