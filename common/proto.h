@@ -83,10 +83,21 @@ int bm_run_id_ok(const char *run);
  * Stream: collects the records of one run from any number of lines.
  * Duplicates with identical bytes (the end-of-run repeat) are merged; a
  * record that was damaged the first time is recovered from its repeat.
+ *
+ * A record is kept as its encoded text (a few dozen bytes for a heartbeat),
+ * not as a decoded struct bm_record (22 KB), and a run keeps at most
+ * BM_STREAM_KEEP_MAX bytes of records: memory follows what is kept, and a
+ * log of any size costs at most that much (docs/protocol.md, "How the host
+ * judges a run").  Records past it are counted in unkept, and the check
+ * says so.
  */
+#define BM_STREAM_KEEP_MAX (64u << 20)
+
+struct bm_slot;                      /* one kept record (common/stream.c) */
+
 struct bm_stream {
 	char run[BM_RUN_LEN + 1];    /* "" = take the run id of the first HELLO */
-	struct bm_record **by_seq;   /* index seq-1; NULL = not seen */
+	struct bm_slot **by_seq;     /* index seq-1; NULL = not seen */
 	size_t cap;
 	uint64_t max_seq;
 	uint64_t end_n;              /* n= of the END record, 0 if none */
@@ -94,6 +105,10 @@ struct bm_stream {
 	unsigned foreign;            /* valid records of another run id */
 	unsigned conflicts;          /* same seq, different bytes */
 	unsigned hellos;             /* HELLO records seen (a second = reboot) */
+	size_t kept;                 /* bytes of record text kept */
+	size_t keep_max;             /* BM_STREAM_KEEP_MAX (a test may set less) */
+	unsigned unkept;             /* records of the run past keep_max */
+	struct bm_record *scratch;   /* what feed and get decode into */
 };
 
 void bm_stream_init(struct bm_stream *s, const char *run);
@@ -102,7 +117,11 @@ int bm_stream_feed(struct bm_stream *s, const char *line, size_t len);
 /* 0 when complete: HELLO, END, seq 1..n all present, no conflicts.
  * Otherwise -EPROTO (or -ENODATA when no record at all) and a reason. */
 int bm_stream_check(const struct bm_stream *s, char *why, size_t whylen);
+/* The record of seq decoded, or NULL.  It lives in the stream's scratch
+ * space: valid until the next bm_stream_get or bm_stream_feed on s. */
 const struct bm_record *bm_stream_get(const struct bm_stream *s, uint64_t seq);
+/* Its type ('R' ...), or 0 when seq was not seen; decodes nothing. */
+char bm_stream_type(const struct bm_stream *s, uint64_t seq);
 
 uint32_t bm_crc32(uint32_t crc, const void *buf, size_t len);
 

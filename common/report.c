@@ -70,6 +70,75 @@ int bm_rres_from_record(struct bm_rres *h, const struct bm_record *rec)
 	return 0;
 }
 
+struct rkey {
+	const char *key;
+	size_t i;
+};
+
+static int by_key(const void *a, const void *b)
+{
+	const struct rkey *x = a, *y = b;
+	int c = strcmp(x->key, y->key);
+
+	return c ? c : (x->i > y->i) - (x->i < y->i);
+}
+
+/* A group: its first row and where its rows start in the key order. */
+struct rgrp {
+	size_t first, at;
+};
+
+static int by_first(const void *a, const void *b)
+{
+	const struct rgrp *x = a, *y = b;
+
+	return (x->first > y->first) - (x->first < y->first);
+}
+
+int bm_rgroups_make(struct bm_rgroups *g, const char *const *keys, size_t n)
+{
+	struct rkey *k = calloc(n + 1, sizeof(*k));
+	struct rgrp *grp = calloc(n + 1, sizeof(*grp));
+	size_t m = 0, i, j, o = 0;
+
+	memset(g, 0, sizeof(*g));
+	g->order = calloc(n + 1, sizeof(*g->order));
+	g->start = calloc(n + 2, sizeof(*g->start));
+	if (!k || !grp || !g->order || !g->start) {
+		free(k);
+		free(grp);
+		bm_rgroups_free(g);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++)
+		if (keys[i])
+			k[m++] = (struct rkey){ keys[i], i };
+	qsort(k, m, sizeof(*k), by_key);
+	/* a group's first row sorts first among its rows: the smallest index */
+	for (i = 0; i < m; i = j) {
+		for (j = i; j < m && !strcmp(k[j].key, k[i].key); j++)
+			;
+		grp[g->ngroups++] = (struct rgrp){ k[i].i, i };
+	}
+	qsort(grp, g->ngroups, sizeof(*grp), by_first);
+	for (i = 0; i < g->ngroups; i++) {
+		g->start[i] = o;
+		for (j = grp[i].at; j < m && !strcmp(k[j].key, k[grp[i].at].key); j++)
+			g->order[o++] = k[j].i;
+	}
+	g->start[g->ngroups] = o;
+	free(k);
+	free(grp);
+	return 0;
+}
+
+void bm_rgroups_free(struct bm_rgroups *g)
+{
+	free(g->order);
+	free(g->start);
+	memset(g, 0, sizeof(*g));
+}
+
 const struct bm_rmetric *bm_rres_metric(const struct bm_rres *h, const char *name)
 {
 	unsigned i;

@@ -54,6 +54,23 @@ struct bm_rrow {
 	const struct bm_rres *r;
 };
 
+/*
+ * Rows grouped by a key (keys[i]; NULL: row i is in no group), the groups in
+ * the order of their first rows, each group's rows in run order: order[]
+ * holds the row indices group after group, group g being order[start[g] ..
+ * start[g + 1]).  A sort, n log n: the formatters found each row's group by
+ * scanning the rows before it, and a log of thousands of labels (a hostile
+ * one, up to BM_RESULTS_MAX rows) took minutes to print (issue 43).
+ * 0 or -ENOMEM.
+ */
+struct bm_rgroups {
+	size_t *order;
+	size_t *start;
+	size_t ngroups;
+};
+int bm_rgroups_make(struct bm_rgroups *g, const char *const *keys, size_t n);
+void bm_rgroups_free(struct bm_rgroups *g);
+
 struct bm_report_ops {
 	const char *wl;
 	/* rows: every result of this workload, in run order */

@@ -123,55 +123,60 @@ static void print_row(FILE *f, int width, const struct bm_rrow *row, int show_re
 		c[3], c[4], det[0] ? " " : "", det);
 }
 
-/* One block: the rows of test, grouped by filesystem (first appearance),
- * run order within a filesystem, so kernels of one fs sit side by side. */
-static void print_test(FILE *f, const struct bm_rrow *rows, size_t n, const char *test)
+/* One block: rows idx[0..m) of one test, in the order they print. */
+static void print_block(FILE *f, const struct bm_rrow *rows, const size_t *idx, size_t m)
 {
 	char label[160];
 	int width = LABEL_MIN, show_rep = 0;
-	size_t i, j;
+	size_t k;
 
-	for (i = 0; i < n; i++)
-		if (!strcmp(rows[i].r->test, test) && rows[i].r->rep > 1)
-			show_rep = 1;
-	for (i = 0; i < n; i++) {
-		if (strcmp(rows[i].r->test, test))
-			continue;
-		label_of(&rows[i], show_rep, label, sizeof(label));
+	for (k = 0; k < m; k++)
+		show_rep |= rows[idx[k]].r->rep > 1;
+	for (k = 0; k < m; k++) {
+		label_of(&rows[idx[k]], show_rep, label, sizeof(label));
 		if ((int)strlen(label) > width)
 			width = (int)strlen(label);
 	}
 	width++;  /* "EXT4 6.1.0-53 :" */
-	fprintf(f, ": %s :\n", test);
+	fprintf(f, ": %s :\n", rows[idx[0]].r->test);
 	fprintf(f, "%-*s  %7s %5s %5s %9s %9s %s\n", width, "", "REAL", "UTIME", "STIME",
 		"READ", "WRITTEN", "DETAILS");
-	for (i = 0; i < n; i++) {
-		const char *fs = rows[i].r->fs;
-
-		if (strcmp(rows[i].r->test, test))
-			continue;
-		for (j = 0; j < i; j++)
-			if (!strcmp(rows[j].r->test, test) && !strcmp(rows[j].r->fs, fs))
-				break;
-		if (j < i)
-			continue;  /* this filesystem's rows went out with its first */
-		for (j = i; j < n; j++)
-			if (!strcmp(rows[j].r->test, test) && !strcmp(rows[j].r->fs, fs))
-				print_row(f, width, &rows[j], show_rep);
-	}
+	for (k = 0; k < m; k++)
+		print_row(f, width, &rows[idx[k]], show_rep);
 }
 
+/* One block per test label, in order of first appearance; within a block
+ * the filesystems in order of first appearance, run order within one, so
+ * kernels of one fs sit side by side. */
 void bm_report_generic(FILE *f, const struct bm_rrow *rows, size_t n)
 {
-	size_t i, j, blocks = 0;
+	const char **keys = calloc(n + 1, sizeof(*keys));
+	size_t *idx = calloc(n + 1, sizeof(*idx)), g, k, m;
+	struct bm_rgroups t, fs;
 
-	for (i = 0; i < n; i++) {
-		for (j = 0; j < i && strcmp(rows[j].r->test, rows[i].r->test); j++)
-			;
-		if (j < i)
-			continue;
-		if (blocks++)
+	if (!keys || !idx)
+		goto out_free;
+	for (k = 0; k < n; k++)
+		keys[k] = rows[k].r->test;
+	if (bm_rgroups_make(&t, keys, n))
+		goto out_free;
+	for (g = 0; g < t.ngroups; g++) {
+		const size_t *in = t.order + t.start[g];
+
+		m = t.start[g + 1] - t.start[g];
+		for (k = 0; k < m; k++)
+			keys[k] = rows[in[k]].r->fs;
+		if (bm_rgroups_make(&fs, keys, m))
+			break;
+		for (k = 0; k < m; k++)
+			idx[k] = in[fs.order[k]];
+		bm_rgroups_free(&fs);
+		if (g)
 			fputc('\n', f);
-		print_test(f, rows, n, rows[i].r->test);
+		print_block(f, rows, idx, m);
 	}
+	bm_rgroups_free(&t);
+out_free:
+	free(keys);
+	free(idx);
 }

@@ -17,20 +17,23 @@
 
 /* A run writes a few hundred records; a larger seq is damage or hostile input. */
 #define STREAM_SEQ_MAX 1000000u
+#define MARK_LEN 5  /* "@@B1 ": the run id follows it in a record's text */
 
-struct slot {
-	struct bm_record rec;  /* first: by_seq points here */
-	int conflict;
+/*
+ * One kept record: its text as bm_scan() left it in rec->raw (marker to
+ * CRC, the CRC in lowercase), which decodes again to the same record.
+ */
+struct bm_slot {
+	unsigned short len;      /* of raw, without its NUL */
+	char type;
+	unsigned char conflict;  /* another copy of this seq had other bytes */
+	char raw[];
 };
-
-static struct slot *slot_of(const struct bm_record *r)
-{
-	return (struct slot *)(void *)r;
-}
 
 void bm_stream_init(struct bm_stream *s, const char *run)
 {
 	memset(s, 0, sizeof(*s));
+	s->keep_max = BM_STREAM_KEEP_MAX;
 	if (run)
 		snprintf(s->run, sizeof(s->run), "%s", run);
 }
@@ -40,21 +43,42 @@ void bm_stream_free(struct bm_stream *s)
 	for (size_t i = 0; i < s->cap; i++)
 		free(s->by_seq ? s->by_seq[i] : NULL);
 	free(s->by_seq);
+	free(s->scratch);
 	s->by_seq = NULL;
+	s->scratch = NULL;
 	s->cap = 0;
+	s->kept = 0;
 }
 
-const struct bm_record *bm_stream_get(const struct bm_stream *s, uint64_t seq)
+static const struct bm_slot *slot_at(const struct bm_stream *s, uint64_t seq)
 {
 	if (seq == 0 || seq > s->cap)
 		return NULL;
 	return s->by_seq[seq - 1];
 }
 
+char bm_stream_type(const struct bm_stream *s, uint64_t seq)
+{
+	const struct bm_slot *sl = slot_at(s, seq);
+
+	return sl ? sl->type : 0;
+}
+
+const struct bm_record *bm_stream_get(const struct bm_stream *s, uint64_t seq)
+{
+	const struct bm_slot *sl = slot_at(s, seq);
+	size_t pos = 0;
+
+	/* the text was a valid record when it was kept: it decodes again */
+	if (!sl || !s->scratch || bm_scan(sl->raw, sl->len, &pos, s->scratch) != 1)
+		return NULL;
+	return s->scratch;
+}
+
 static int stream_grow(struct bm_stream *s, uint64_t seq)
 {
 	size_t cap = s->cap ? s->cap : 64;
-	struct bm_record **p;
+	struct bm_slot **p;
 
 	while (cap < seq)
 		cap *= 2;
@@ -83,10 +107,11 @@ static void stream_adopt_run(struct bm_stream *s, const char *run)
 {
 	memcpy(s->run, run, sizeof(s->run));
 	for (size_t i = 0; i < s->cap; i++) {
-		struct bm_record *r = s->by_seq[i];
+		struct bm_slot *sl = s->by_seq[i];
 
-		if (r && strcmp(r->run, run)) {
-			free(r);
+		if (sl && strncmp(sl->raw + MARK_LEN, run, BM_RUN_LEN)) {
+			s->kept -= sl->len;
+			free(sl);
 			s->by_seq[i] = NULL;
 			s->foreign++;
 		}
@@ -94,27 +119,37 @@ static void stream_adopt_run(struct bm_stream *s, const char *run)
 	stream_recount_max(s);
 }
 
+/* 1 stored, 0 a copy of a stored one (or not kept), -ENOMEM */
 static int stream_store(struct bm_stream *s, const struct bm_record *rec)
 {
-	struct bm_record **at;
-	struct slot *sl;
+	size_t len = strlen(rec->raw);
+	struct bm_slot **at, *sl;
 	int rc;
 
 	if (rec->seq > s->cap && (rc = stream_grow(s, rec->seq)))
 		return rc;
 	at = &s->by_seq[rec->seq - 1];
 	if (*at) {
-		if (strcmp((*at)->raw, rec->raw) || strcmp((*at)->run, rec->run)) {
-			slot_of(*at)->conflict = 1;
+		/* the run id is part of the text */
+		if (strcmp((*at)->raw, rec->raw)) {
+			(*at)->conflict = 1;
 			s->conflicts++;
 		}
 		return 0;
 	}
-	sl = calloc(1, sizeof(*sl));
+	if (s->kept + len > s->keep_max) {
+		s->unkept++;
+		return 0;
+	}
+	sl = malloc(sizeof(*sl) + len + 1);
 	if (!sl)
 		return -ENOMEM;
-	sl->rec = *rec;
-	*at = &sl->rec;
+	sl->len = (unsigned short)len;
+	sl->type = rec->type;
+	sl->conflict = 0;
+	memcpy(sl->raw, rec->raw, len + 1);
+	*at = sl;
+	s->kept += len;
 	if (rec->seq > s->max_seq)
 		s->max_seq = rec->seq;
 	return 1;
@@ -162,23 +197,21 @@ static int stream_take(struct bm_stream *s, const struct bm_record *rec)
 /* Returns how many new records of this run the line held, or -ENOMEM. */
 int bm_stream_feed(struct bm_stream *s, const char *line, size_t len)
 {
-	struct bm_record *rec = malloc(sizeof(*rec));
 	size_t pos = 0;
 	int rc, taken = 0;
 
-	if (!rec)
+	if (!s->scratch && !(s->scratch = malloc(sizeof(*s->scratch))))
 		return -ENOMEM;
-	while ((rc = bm_scan(line, len, &pos, rec)) != 0) {
+	while ((rc = bm_scan(line, len, &pos, s->scratch)) != 0) {
 		if (rc < 0) {
 			s->bad_crc++;
 			continue;
 		}
-		rc = stream_take(s, rec);
+		rc = stream_take(s, s->scratch);
 		if (rc < 0)
 			break;
 		taken += rc;
 	}
-	free(rec);
 	return rc < 0 ? rc : taken;
 }
 
@@ -192,14 +225,14 @@ static void stream_tally(const struct bm_stream *s, struct tally *t)
 {
 	memset(t, 0, sizeof(*t));
 	for (uint64_t seq = 1; seq <= s->max_seq; seq++) {
-		const struct bm_record *r = bm_stream_get(s, seq);
+		const struct bm_slot *r = slot_at(s, seq);
 
 		if (!r) {
 			t->first_missing = t->first_missing ? t->first_missing : seq;
 			t->nmissing++;
 			continue;
 		}
-		if (slot_of(r)->conflict && !t->first_conflict)
+		if (r->conflict && !t->first_conflict)
 			t->first_conflict = seq;
 		t->nres += r->type == BM_REC_RESULT;
 		t->nerr += r->type == BM_REC_ERROR;
@@ -273,6 +306,10 @@ int bm_stream_check(const struct bm_stream *s, char *why, size_t whylen)
 
 	if (!s->max_seq)
 		return verdict(why, whylen, -ENODATA, "no records");
+	if (s->unkept)
+		return verdict(why, whylen, -EPROTO, "%u records past the %zu KiB of records "
+			       "a run may hold were not kept (docs/protocol.md)", s->unkept,
+			       s->keep_max >> 10);
 	stream_tally(s, &t);
 	if (t.first_conflict)
 		return verdict(why, whylen, -EPROTO, "conflicting copies of seq %llu",

@@ -58,6 +58,11 @@ struct bm_wl_desc {
 	/* Its own metrics, NULL-terminated by name; the runner adds the
 	 * window's (bm_wl_window_metrics) to every test. */
 	const struct bm_wl_metric *metrics;
+	/* Those of its metrics that may be below zero, NULL-terminated; NULL:
+	 * none.  Every other metric (the window's too) is a time, size, count,
+	 * rate or share, never negative: the host takes a negative value of one
+	 * for no measurement at all (docs/results.md, "Values"). */
+	const char *const *negative;
 	/* The metric compare, history and bisect judge a test by. */
 	const char *headline;
 	const struct bm_wl_plot *plots;  /* NULL-terminated by metric; may be NULL */
@@ -95,6 +100,11 @@ extern const struct bm_wl_metric bm_wl_window_metrics[];
  * none lists.  A name means one thing in every workload ("time" is always
  * seconds spent), so the workload is not needed. */
 enum bm_better bm_wl_metric_better(const char *metric);
+/* The definition of metric in workload wl's results: its own, else the
+ * window's; NULL when neither lists it (a metric of a newer runner).
+ * *negative: 1 when its values may be below zero. */
+const struct bm_wl_metric *bm_wl_metric_def(const char *wl, const char *metric,
+					    int *negative);
 
 /* 1 when job o of d runs on the test disk itself (bm_wl_desc.raw). */
 int bm_wl_job_raw(const struct bm_wl_desc *d, const void *o);

@@ -16,6 +16,8 @@
 #   fidelity   against dbench 4.0, bonnie++ 2.00a, coreutils dd   (tests/bench_fidelity.sh)
 #   history    history add of a 440-record boot, history changes  (tests/bench_history.sh)
 #              over 1,000 boots of 300 kernels (no QEMU)
+#   parse      parse of a 300,000-record log and of a 300,000-    (tests/bench_parse.sh)
+#              result flood: time and peak RSS (no QEMU)
 #
 # BENCH_PARTS picks parts (default: all, in that order); BENCH_KERNELS, BM,
 # RUNNER, BUILD and the parts' own knobs pass through.  Logs, the FIG lines and
@@ -24,7 +26,7 @@
 # BENCH_STRICT=1.
 set -eu
 
-PARTS=${BENCH_PARTS:-"image boot suite appliance rawio host fidelity history"}
+PARTS=${BENCH_PARTS:-"image boot suite appliance rawio host fidelity history parse"}
 OUT=${BENCH_OUT:-build/bench}
 export BM=${BM:-build/bootmark} RUNNER=${RUNNER:-build/bootmark-runner} BUILD=${BUILD:-build}
 export BENCH_KERNELS=${BENCH_KERNELS:-"deb:6.1.0-53-amd64 deb:6.12.117+deb12-amd64"}

@@ -10,14 +10,16 @@
  *       calls (bm_cp_search, bm_cp_decide), one series per history.
  *   history_gen boots --out DIR [--kernels K] [--boots B | --total N] [--tests T] [--cov PCT]
  *       [--step KERNEL:PCT[:TESTS]] [--names rc|debian|plain|N1,N2,...] [--seed S]
- *       [--shuffle] [--damaged N] [--host NAME]
+ *       [--shuffle] [--damaged N] [--host NAME] [--beats N]
  *       boot folders as bootmark run leaves them (results.log with framed,
  *       checksummed records, console.log, meta.json): K kernels x B boots (or N
  *       boots in all, spread over the kernels), T
  *       dd records each (headline real, and utime and stime), noise at CoV
  *       PCT, a step of PCT % in real from kernel KERNEL (0-based) on, in the
  *       first TESTS tests (default all); --shuffle mixes the boots' dates;
- *       --damaged N cuts the last N boots short (no END: protocol-error).
+ *       --damaged N cuts the last N boots short (no END: protocol-error);
+ *       --beats N writes N heartbeats after each test (a long boot's log:
+ *       make bench, part parse).
  *
  * Noise: the CoVs bootmark's own repeated boots show (docs/performance.md,
  * "repeat": the ten QEMU ext4 figures over 5 boots), normal around the mean.
@@ -372,7 +374,7 @@ static int accuracy(int nseries)
 
 struct boots_opts {
 	const char *out, *names, *host;
-	int kernels, boots, tests, step_at, step_tests, shuffle, damaged, total;
+	int kernels, boots, tests, step_at, step_tests, shuffle, damaged, total, beats;
 	double cov, step;
 };
 
@@ -440,6 +442,13 @@ static int write_log(const char *dir, const char *run, const char *rel,
 		snprintf(ut, sizeof(ut), "%.4f:s", 0.01 + 0.001 * (t % 5));
 		snprintf(st, sizeof(st), "%.4f:s", 0.1 * v);
 		rc |= put_rec(f, run, seq++, 'R', r);
+		for (int b = 0; b < o->beats; b++) {
+			char when[32];
+			const char *hb[] = { "phase", "run", "t", when, NULL };
+
+			snprintf(when, sizeof(when), "%.1f", 2.0 + 0.5 * (double)(seq % 100000));
+			rc |= put_rec(f, run, seq++, 'B', hb);
+		}
 	}
 	if (!cut) {
 		const char *z[] = { "n", n, "results", NULL, "errors", "0", NULL };
@@ -559,7 +568,7 @@ static int usage(void)
 			"[--cov PCT]\n"
 			"                   [--step KERNEL:PCT[:TESTS]] [--names rc|debian|plain|N1,N2,..] "
 			"[--shuffle]\n"
-			"                   [--damaged N] [--host NAME] [--seed S]\n");
+			"                   [--damaged N] [--host NAME] [--beats N] [--seed S]\n");
 	return 100;
 }
 
@@ -604,6 +613,8 @@ int main(int argc, char **argv)
 			o.host = v;
 		else if (!strcmp(a, "--damaged"))
 			o.damaged = atoi(v);
+		else if (!strcmp(a, "--beats"))
+			o.beats = atoi(v);
 		else if (!strcmp(a, "--step")) {
 			o.step_tests = INT_MAX;
 			if (sscanf(v, "%d:%lf:%d", &o.step_at, &o.step, &o.step_tests) < 2)

@@ -4,8 +4,9 @@
 # TAP and JUnit output and the files a run leaves:
 #   noqemu    QEMU exits 1 or 127, or is not on PATH at all; a read-only --out
 #   junk      a "QEMU" that writes hostile bytes to the console: valid JUnit/HTML
-#   badinput  bad suite lines: 100, no --out; a profile module the kernel lacks: a
-#             module E record for that filesystem, the others run (17)
+#   badinput  bad suite lines, a disk_size --out's filesystem cannot hold: 100, no
+#             --out; a profile module the kernel lacks: a module E record for that
+#             filesystem, the others run (17)
 #   signals   SIGINT, SIGTERM, SIGHUP (and a second one) during a real boot
 #   damage    flipped bits in P, B and HELLO records of a real log; compare D D
 #   messages  the wording of the errors issue 15 named
@@ -127,6 +128,18 @@ if want badinput; then
 			'[ $rc -eq 100 ] && [ ! -e "$out/bad$i" ]'
 		check "... the message names the line" 'has "$out/bad$i.log" "suites/bad$i:2"'
 	done
+	# a disk image no file of --out's filesystem can hold (issue 43: it failed 111
+	# after --out existed); 16 TiB is ext4's most, another filesystem may hold it
+	printf 'suite disk_size=100T\ndd size=16M bs=1M\n' >"$out/cfg/suites/huge"
+	$BM run --kernel "$kernel" --suite huge --fs ext4 --out "$out/huge" --configs "$out/cfg" \
+		>"$out/huge.log" 2>&1
+	rc=$?
+	if [ "$(stat -f -c %T "$out")" = ext2/ext3 ]; then
+		check "disk_size=100T on ext4: exit 100 (got $rc), no --out, the reason" \
+			'[ $rc -eq 100 ] && [ ! -e "$out/huge" ] && has "$out/huge.log" "disk_size="'
+	else
+		echo "ok - # SKIP disk_size=100T: $out is not on ext4 ($(stat -f -c %T "$out"))"
+	fi
 	printf 'type = ext4\nmkfs = mkfs.ext4 -F -q\nmount_opts = noatime\nmodules = ext4,nosuchmodule\n' \
 		>"$out/cfg/fs/nomod"
 	# a profile's module the kernel lacks (reiserfs after 6.12) is the kernel's

@@ -61,6 +61,32 @@ static const struct bm_cmp_boot *failed_boot(const struct bm_cmp *c, int *code)
 	return first;
 }
 
+/* Why no headline row could be tested, in the figures that tell the causes
+ * apart: too few boots, values missing from boots there were, no variance. */
+static void untested_why(const struct bm_cmp *c, const struct bm_gate *g, char *buf,
+			 size_t len)
+{
+	size_t i, k, fewest = 0, maxn = 0;
+
+	for (i = 0; i < c->nrows; i++)
+		if (c->rows[i].headline && c->rows[i].s.n > maxn)
+			maxn = c->rows[i].s.n;
+	for (k = 1; k < c->nkernels; k++)
+		if (c->kboots[k] < c->kboots[fewest])
+			fewest = k;
+	if (c->kboots[fewest] < 2)
+		snprintf(buf, len, "no headline metric could be tested (%zu rows): kernel %.80s has "
+			 "%d boot; boot each kernel twice or more, exit %d", g->nheads,
+			 c->kernels[fewest], c->kboots[fewest], g->code);
+	else if (maxn < 2)
+		snprintf(buf, len, "no headline metric could be tested (%zu rows): every kernel has "
+			 "%d boots or more, but no headline row holds two values: their records "
+			 "lack them, exit %d", g->nheads, c->kboots[fewest], g->code);
+	else
+		snprintf(buf, len, "no headline metric could be tested (%zu rows, up to %zu values "
+			 "each): no variance, exit %d", g->nheads, maxn, g->code);
+}
+
 void bm_gate_decide(const struct bm_cmp *c, enum bm_gate_mode m, struct bm_gate *g)
 {
 	const char *what = m == BM_GATE_CHANGE ? "change" : "regression";
@@ -79,17 +105,17 @@ void bm_gate_decide(const struct bm_cmp *c, enum bm_gate_mode m, struct bm_gate 
 		g->ntrip += (size_t)bm_gate_trips(&c->entries[i], m);
 	g->boot = failed_boot(c, &g->code);
 	if (g->boot) {
-		snprintf(g->why, sizeof(g->why), "boot %s did not complete (%s), exit %d",
-			 g->boot->label, bm_status_name(g->boot->r.status), g->code);
+		/* its reason too: a value that is no measurement is named there */
+		snprintf(g->why, sizeof(g->why), "boot %.100s did not complete (%s), exit %d%s%.150s",
+			 g->boot->label, bm_status_name(g->boot->r.status), g->code,
+			 g->boot->r.status_why[0] ? ": " : "", g->boot->r.status_why);
 	} else if (c->nkernels < 2) {
 		g->code = BM_EXIT_USAGE;
 		snprintf(g->why, sizeof(g->why), "one kernel only: nothing to compare, exit %d",
 			 g->code);
 	} else if (g->nheads == g->nuntested) {
 		g->code = BM_EXIT_USAGE;
-		snprintf(g->why, sizeof(g->why), "no headline metric could be tested (%zu rows, "
-			 "n < 2 or no variance: boot each kernel twice or more), exit %d",
-			 g->nheads, g->code);
+		untested_why(c, g, g->why, sizeof(g->why));
 	} else if (g->ntrip) {
 		g->code = BM_EXIT_GATE;
 		snprintf(g->why, sizeof(g->why), "FAIL, exit %d: %zu headline %s%s", g->code,

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "progress.h"
+#include "text.h"
 #include "wldesc.h"
 
 int bm_plan_make(struct bm_plan *pl, const struct bm_suite *su, unsigned nfs, char *err,
@@ -80,9 +81,10 @@ void bm_progress_init(struct bm_progress *p, const struct bm_plan *plan, const c
 	p->tty = out && isatty(fileno(out));
 }
 
+/* Guest text, shown on the terminal: made safe to print (text.h). */
 static void copy(char *dst, size_t len, const char *v)
 {
-	snprintf(dst, len, "%s", v ? v : "");
+	bm_text_safe(dst, len, v ? v : "", v ? strlen(v) : 0, 0);
 }
 
 static void take(struct bm_progress *p, const struct bm_record *rec, double now)

@@ -517,7 +517,7 @@ int bm_cmd_bisect(int argc, char **argv)
 		rc = rc == -ENOENT ? BM_EXIT_SYSTEM : BM_EXIT_USAGE;
 		goto out_free;
 	}
-	if (default_out(&B->o) || check_out(B->o.out)) {
+	if (default_out(&B->o) || check_out(B->o.out) || bm_setup_check_disk(&B->s, B->o.out)) {
 		rc = BM_EXIT_USAGE;
 		goto out_free;
 	}

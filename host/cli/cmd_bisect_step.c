@@ -167,6 +167,7 @@ out_free:
 static int plan(struct step *S, int argc, char **argv)
 {
 	const char *name, *val;
+	char steps[PATH_MAX];
 	int i, rc;
 
 	if (bm_opts_defaults(step_tab, &S->o))
@@ -217,6 +218,10 @@ static int plan(struct step *S, int argc, char **argv)
 	if (rc)
 		return rc;
 	if (!S->o.boot && bm_bmetric_check_suite(&S->m, &S->s.suite, S->o.metric))
+		return -EINVAL;
+	/* --out, else the cache's steps folder: set_out makes its folder there */
+	if (S->o.out[0] ? bm_setup_check_disk(&S->s, S->o.out) :
+	    !bm_cache_root(steps, sizeof(steps)) && bm_setup_check_disk(&S->s, steps))
 		return -EINVAL;
 	return load_refs(S);
 }

@@ -178,7 +178,7 @@ static int plan(struct bm_ci *ci, int argc, char **argv)
 	rc = bm_setup_load(&s, &o->b, o->suite, o->fs);
 	if (rc)
 		return rc;
-	if (bm_out_plan_dir(o->out))
+	if (bm_out_plan_dir(o->out) || bm_setup_check_disk(&s, o->out))
 		return -EINVAL;
 	if (bm_path(job, sizeof(job), "%s/ci.json", o->out) || bm_is_file(job)) {
 		bm_msg("%s already holds a job (%s): choose another --out", o->out, job);

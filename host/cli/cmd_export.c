@@ -75,8 +75,9 @@ static int export_boot(struct bm_export *e, struct bm_kcidb *kc, const char *dir
 	}
 	rc = bm_boot_read(dir, "", &r);
 	if (rc) {
+		/* a system error, as in compare, report and history add */
 		bm_msg("cannot read the logs in %s: %s", dir, strerror(-rc));
-		return rc;
+		return rc == -ENOMEM ? rc : -EIO;
 	}
 	if (kc) {
 		rc = bm_kcidb_add(kc, dir, label, &r);

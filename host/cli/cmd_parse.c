@@ -49,53 +49,67 @@ static void parse_usage(FILE *f)
 	bm_cli_help(f, parse_tab);
 }
 
-/* The run ids that have records in text, comma-separated into buf. */
-static void runs_in(const char *text, size_t len, char *buf, size_t blen)
-{
-	struct bm_record *rec = malloc(sizeof(*rec));
-	char seen[8][BM_RUN_LEN + 1];
-	size_t pos = 0, o = 0;
-	int n = 0, i, rc;
+struct runs {
+	struct bm_record *rec;
+	char seen[8][BM_RUN_LEN + 1], *buf;
+	size_t o, blen;
+	int n;
+};
 
-	buf[0] = '\0';
-	if (!rec)
-		return;
-	while ((rc = bm_scan(text, len, &pos, rec)) != 0 && n < 8) {
+static int runs_cb(void *arg, const char *line, size_t len, uint64_t off)
+{
+	struct runs *w = arg;
+	size_t pos = 0;
+	int i, rc;
+
+	while (w->n < 8 && (rc = bm_scan(line, len, &pos, w->rec)) != 0) {
 		if (rc < 0)
 			continue;
-		for (i = 0; i < n && strcmp(seen[i], rec->run); i++)
+		for (i = 0; i < w->n && strcmp(w->seen[i], w->rec->run); i++)
 			;
-		if (i < n)
+		if (i < w->n)
 			continue;
-		snprintf(seen[n++], sizeof(seen[0]), "%s", rec->run);
-		o += (size_t)snprintf(buf + o, blen > o ? blen - o : 0, "%s%s", o ? ", " : "",
-				      rec->run);
+		snprintf(w->seen[w->n++], sizeof(w->seen[0]), "%s", w->rec->run);
+		w->o += (size_t)snprintf(w->buf + w->o, w->blen > w->o ? w->blen - w->o : 0, "%s%s",
+					 w->o ? ", " : "", w->rec->run);
 	}
-	free(rec);
+	return w->n == 8;
+}
+
+/* The run ids that have records in log, comma-separated into buf. */
+static void runs_in(const char *log, char *buf, size_t blen)
+{
+	struct runs w = { .buf = buf, .blen = blen };
+	uint64_t size;
+
+	buf[0] = '\0';
+	w.rec = malloc(sizeof(*w.rec));
+	if (w.rec)
+		bm_log_lines(log, runs_cb, &w, &size);
+	free(w.rec);
 }
 
 /* --run names a run the log holds: else bad input, with the runs it does hold. */
-static int run_present(const char *log, const struct bm_results *r, const char *text,
-		       size_t len, const struct parse_opts *o)
+static int run_present(const char *log, const struct bm_results *r, const struct parse_opts *o)
 {
 	char runs[128];
 
 	if (!o->run[0] || r->max_seq)
 		return 0;
-	runs_in(text, len, runs, sizeof(runs));
+	runs_in(log, runs, sizeof(runs));
 	bm_msg("%s holds no record of run %s (%s%s)", log, o->run, runs[0] ? "runs there: " : "no run at all",
 	       runs);
 	return -ENOENT;
 }
 
 /* Reads and classifies the run from log, or from boot folder dir (then with
- * what its meta.json says the host saw). */
+ * what its meta.json says the host saw).  The log is read in pieces, never
+ * whole (docs/reliability.md, "Hostile logs"). */
 static int load(const char *log, const char *dir, const struct parse_opts *o,
 		struct bm_results *r)
 {
 	struct bm_console con;
-	char *text;
-	size_t len, off, n;
+	uint64_t off, n;
 	int rc;
 
 	rc = dir ? bm_boot_read(dir, o->run, r) : bm_results_load(r, log, o->run);
@@ -103,31 +117,23 @@ static int load(const char *log, const char *dir, const struct parse_opts *o,
 		bm_msg("cannot parse %s: %s", log, strerror(-rc));
 		return BM_EXIT_SYSTEM;
 	}
-	rc = bm_read_file(log, &text, &len, (size_t)1 << 30);
-	if (rc == -ENOENT && dir) {
-		/* a boot folder whose QEMU never wrote a log: meta.json decided */
-		text = NULL;
-		len = 0;
-		rc = 0;
-	}
-	if (rc) {
-		bm_msg("cannot read %s: %s", log, strerror(-rc));
-		bm_results_free(r);
-		return BM_EXIT_SYSTEM;
-	}
-	if (text && run_present(log, r, text, len, o)) {
-		free(text);
+	if (bm_is_file(log) && run_present(log, r, o)) {
 		bm_results_free(r);
 		return BM_EXIT_USAGE;
 	}
 	if (!dir) {
 		/* a log of several boots: the console facts of this run's boot only */
-		bm_console_segment(text, len, r->run, &off, &n);
-		bm_console_scan(text + off, n, &con);
+		rc = bm_console_segment_file(log, r->run, &off, &n);
+		if (!rc)
+			rc = bm_console_read(log, off, n, &con);
+		if (rc) {
+			bm_msg("cannot read %s: %s", log, strerror(-rc));
+			bm_results_free(r);
+			return BM_EXIT_SYSTEM;
+		}
 		con.fail_on_warning = o->fail_on_warning;
 		bm_classify(r, &con, BM_WATCH_NONE, NULL);
 	}
-	free(text);
 	snprintf(r->source, sizeof(r->source), "%s", strrchr(log, '/') ? strrchr(log, '/') + 1 : log);
 	return 0;
 }

@@ -155,7 +155,7 @@ static int check_out(struct plan *p)
 	char dir[PATH_MAX], path[PATH_MAX + 16];
 	int i, r, over = p->o.overwrite;
 
-	if (bm_out_plan_dir(p->o.out) ||
+	if (bm_out_plan_dir(p->o.out) || bm_setup_check_disk(&p->s, p->o.out) ||
 	    (p->o.junit[0] && bm_out_plan_file(p->o.junit, -1)) ||
 	    (bm_path(path, sizeof(path), "%s/repeat.json", p->o.out) ||
 	     bm_out_plan_file(path, over)))

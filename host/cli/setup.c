@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 /* Checks shared by the commands that boot kernels (host/cli/setup.h). */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +13,7 @@
 #include "initrd.h"
 #include "manifest.h"
 #include "modclosure.h"
+#include "results.h"
 #include "setup.h"
 #include "util.h"
 #include "wldesc.h"
@@ -112,6 +115,14 @@ static int check_configs(struct bm_setup *s, const char *suite, const char *fs_l
 	/* what the runner would reject is bad input here, before anything exists */
 	if (bm_plan_make(&s->tests, &s->suite, nfs, err, sizeof(err))) {
 		bm_msg("bad suite '%s' (%s/suites/%s): %s", suite, s->configs, suite, err);
+		return -EINVAL;
+	}
+	/* a boot's readers keep that many R records (results.h): more would be
+	 * read back as a damaged stream after the whole suite ran */
+	if (s->tests.total > BM_RESULTS_MAX) {
+		bm_msg("suite '%s' plans %u tests per boot on %u filesystem(s), more than the %d a "
+		       "boot may hold (docs/reliability.md): fewer repeats or filesystems per run",
+		       suite, s->tests.total, nfs, BM_RESULTS_MAX);
 		return -EINVAL;
 	}
 	return 0;
@@ -358,6 +369,53 @@ int bm_setup_labels(struct bm_kspec *spec, int n, char *labels, size_t stride)
 			return -EINVAL;
 	}
 	return 0;
+}
+
+/* The nearest folder of path that exists: path, or a parent of it. */
+static void existing_folder(const char *path, char *buf, size_t len)
+{
+	char *slash;
+
+	snprintf(buf, len, "%s", path[0] ? path : ".");
+	while (!bm_is_dir(buf)) {
+		slash = strrchr(buf, '/');
+		if (!slash) {
+			snprintf(buf, len, ".");
+			return;
+		}
+		if (slash == buf) {
+			buf[1] = '\0';
+			return;
+		}
+		*slash = '\0';
+	}
+}
+
+int bm_setup_check_disk(const struct bm_setup *s, const char *out)
+{
+	unsigned long long size = s->suite.disk_size;
+	char dir[PATH_MAX];
+	int fd, rc = 0;
+
+	existing_folder(out, dir, sizeof(dir));
+	if (size > (unsigned long long)INT64_MAX) {
+		rc = -EFBIG;
+	} else {
+		/* an unnamed file (O_TMPFILE) of that size, never a block written
+		 * and gone at close: what disk.img will be, on its filesystem */
+		fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+		if (fd < 0)
+			return 0;  /* cannot tell here (no O_TMPFILE, not writable) */
+		if (ftruncate(fd, (off_t)size))
+			rc = -errno;
+		close(fd);
+	}
+	if (rc != -EFBIG && rc != -EINVAL)
+		return 0;
+	bm_msg("suite '%s': disk_size=%llu bytes (%llu GiB) is more than a file on the filesystem "
+	       "of %s can hold (%s): a smaller disk_size, or --out on another filesystem",
+	       s->suite.name, size, size >> 30, dir, strerror(-rc));
+	return -EINVAL;
 }
 
 void bm_setup_run_cfg(const struct bm_setup *s, const struct bm_boot_opts *o, const char *out,

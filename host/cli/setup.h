@@ -126,6 +126,11 @@ int bm_setup_check_kernel(struct bm_kspec *k);
  * does: the release, "_2", "_3"... for a release an earlier spec had already.
  * Label i is written at labels + i * stride (a row of a char[n][stride]). */
 int bm_setup_labels(struct bm_kspec *spec, int n, char *labels, size_t stride);
+/* The suite's disk_size against what the filesystem --out (out, or the
+ * nearest folder of it that exists) is on can hold: a sparse file of that
+ * size, tried as an unnamed O_TMPFILE that is gone at close.  0, or -EINVAL
+ * (reported) before anything exists; 0 when it cannot be told. */
+int bm_setup_check_disk(const struct bm_setup *s, const char *out);
 /* The run configuration for boots writing under out. */
 void bm_setup_run_cfg(const struct bm_setup *s, const struct bm_boot_opts *o, const char *out,
 		      const char *suite, const char *fs, struct bm_run_cfg *c);

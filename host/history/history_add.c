@@ -451,8 +451,9 @@ static int add_one(const char *dir, void *arg)
 	memset(&r, 0, sizeof(r));
 	rc = bm_boot_read(dir, "", &r);
 	if (rc) {
+		/* a system error (111), as in compare, export and report */
 		bm_msg("cannot read the logs in %s: %s", dir, strerror(-rc));
-		return rc == -ENOMEM ? rc : -EINVAL;
+		return rc == -ENOMEM ? rc : -EIO;
 	}
 	provenance(&w->p, dir, &r, w->o);
 	rc = add_boot(&w->a, &w->p, &r, &nv);

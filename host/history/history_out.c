@@ -9,6 +9,7 @@
 #include "history.h"
 #include "json.h"
 #include "schema.h"
+#include "text.h"
 
 const char *bm_hist_verdict_word(int verdict)
 {
@@ -254,6 +255,43 @@ static void text_change(FILE *f, const struct bm_hist_data *d, const struct bm_h
 			c->bisect_first[0] ? ", first bad " : "", c->bisect_first, c->bisect_out);
 }
 
+/*
+ * The boots no series holds because they did not complete: counted by class
+ * into buf ("2 protocol-error"), the first of them into *first.  A boot
+ * whose values are no measurements is one of them (protocol-error, its reason
+ * naming the value): a step to such a value is never searched, and the
+ * changes say so instead of passing over it.  Returns their number.
+ */
+static int left_out(const struct bm_hist_data *d, char *buf, size_t len,
+		    const struct bm_hist_boot **first)
+{
+	const char *cls[16];
+	int cnt[16], ncls = 0, n = 0, i;
+	size_t b, o = 0;
+
+	*first = NULL;
+	buf[0] = '\0';
+	for (b = 0; b < d->nboots; b++) {
+		const struct bm_hist_boot *x = &d->boots[b];
+
+		if (x->completed)
+			continue;
+		n++;
+		*first = *first ? *first : x;
+		for (i = 0; i < ncls && strcmp(cls[i], x->cls); i++)
+			;
+		if (i == ncls && ncls < 16) {
+			cls[ncls] = x->cls;
+			cnt[ncls++] = 0;
+		}
+		if (i < ncls)
+			cnt[i]++;
+	}
+	for (i = 0; i < ncls && o < len; i++)
+		o += (size_t)snprintf(buf + o, len - o, "%s%d %s", i ? ", " : "", cnt[i], cls[i]);
+	return n;
+}
+
 static void text(FILE *f, const struct bm_hist_data *d, const struct bm_hist_changes *c)
 {
 	static const char *const heads[] = { "Regressions", "Improvements",
@@ -262,7 +300,18 @@ static void text(FILE *f, const struct bm_hist_data *d, const struct bm_hist_cha
 	size_t i;
 	int h, any;
 
+	const struct bm_hist_boot *first;
+	char classes[256];
+	int nout;
+
 	rules_line(f, c);
+	nout = left_out(d, classes, sizeof(classes), &first);
+	if (nout) {
+		fprintf(f, "left out: %d boot%s that did not complete (%s), first %s: ", nout,
+			nout == 1 ? "" : "s", classes, first->label);
+		bm_text_fput(f, first->why, strlen(first->why), 0);  /* the guest's words */
+		fputc('\n', f);
+	}
 	fprintf(f, "%zu change%s: %d regression%s, %d improvement%s\n", c->n, c->n == 1 ? "" : "s",
 		c->regressions, c->regressions == 1 ? "" : "s", c->improvements,
 		c->improvements == 1 ? "" : "s");
@@ -334,6 +383,8 @@ static void json_side(struct bm_json *j, const char *key, const struct bm_hist_d
 
 static void json_changes(FILE *f, const struct bm_hist_data *d, const struct bm_hist_changes *c)
 {
+	const struct bm_hist_boot *first;
+	char classes[256];
 	struct bm_json j;
 	size_t i;
 
@@ -351,6 +402,10 @@ static void json_changes(FILE *f, const struct bm_hist_data *d, const struct bm_
 	bm_json_obj_end(&j);
 	bm_json_kint(&j, "regressions", c->regressions);
 	bm_json_kint(&j, "improvements", c->improvements);
+	bm_json_kint(&j, "left_out", left_out(d, classes, sizeof(classes), &first));
+	bm_json_kstr(&j, "left_out_classes", classes);
+	bm_json_kstr(&j, "left_out_first", first ? first->label : "");
+	bm_json_kstr(&j, "left_out_first_why", first ? first->why : "");
 	bm_json_key(&j, "changes");
 	bm_json_arr_begin(&j);
 	for (i = 0; i < c->n; i++) {

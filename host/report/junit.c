@@ -6,12 +6,15 @@
  * repetitions: the measured part, not mkfs and mount.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "junit.h"
-#include "profile.h"
+#include "text.h"
 #include "util.h"
 
 #define TAP_CONSOLE_LINES 10
@@ -31,97 +34,30 @@ struct jboot {
 	double time;
 };
 
-/*
- * One UTF-8 sequence at s, strictly as RFC 3629 (table 3-7 of Unicode):
- * no overlong forms, no surrogates (U+D800..U+DFFF), nothing above
- * U+10FFFF.  Returns its length and the code point, or 0.
- */
-static int utf8_char(const unsigned char *s, size_t len, unsigned *cp)
-{
-	unsigned char lo = 0x80, hi = 0xbf;
-	int n, i;
-
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4;
-	else
-		return 0;
-	if ((size_t)n > len)
-		return 0;
-	if (s[0] == 0xe0)
-		lo = 0xa0;        /* below: overlong */
-	else if (s[0] == 0xed)
-		hi = 0x9f;        /* above: surrogates */
-	else if (s[0] == 0xf0)
-		lo = 0x90;        /* below: overlong */
-	else if (s[0] == 0xf4)
-		hi = 0x8f;        /* above: past U+10FFFF */
-	if (s[1] < lo || s[1] > hi)
-		return 0;
-	*cp = s[0] & (0x7f >> n);
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		*cp = *cp << 6 | (s[i] & 0x3f);
-	}
-	return n;
-}
-
-/* XML 1.0's Char production, less what a document should not carry: C1
- * controls and the non-characters (U+FDD0..U+FDEF, U+xxFFFE, U+xxFFFF). */
-static int xml_char_ok(unsigned cp)
-{
-	if (cp < 0xa0)
-		return 0;  /* 0x80..0x9f: C1 controls (ASCII is handled by the caller) */
-	if (cp >= 0xfdd0 && cp <= 0xfdef)
-		return 0;
-	if ((cp & 0xfffe) == 0xfffe)
-		return 0;
-	return 1;
-}
-
+/* XML 1.0 text from any bytes: guest text made safe (text.h) in its
+ * several-lines form, then the five entities. */
 void bm_xml_escape(FILE *f, const char *s, size_t len)
 {
 	const unsigned char *u = (const unsigned char *)s;
-	size_t i = 0;
+	size_t i = 0, n;
 
 	while (i < len) {
-		unsigned char c = u[i];
-		unsigned cp;
-		int n;
+		enum bm_text_kind k = bm_text_step(u + i, len - i, BM_TEXT_LINES, &n);
 
-		switch (c) {
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '&': fputs("&amp;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\'': fputs("&apos;", f); break;
-		case '\r': break;
-		case '\t': case '\n': fputc(c, f); break;
-		default:
-			if (c < 0x20 || c == 0x7f) {
-				fputc('?', f);
-			} else if (c >= 0x80) {
-				/* XML must be valid UTF-8; console bytes need not be */
-				n = utf8_char(u + i, len - i, &cp);
-				if (!n || !xml_char_ok(cp)) {
-					/* one '?' for the whole bad sequence, or one per
-					 * byte that starts none */
-					i += n ? (size_t)n : 1;
-					fputc('?', f);
-					continue;
-				}
-				fwrite(u + i, 1, (size_t)n, f);
-				i += (size_t)n;
-				continue;
-			} else {
-				fputc(c, f);
+		if (k == BM_TEXT_BAD)
+			fputc('?', f);
+		else if (k == BM_TEXT_KEEP && n > 1)
+			fwrite(u + i, 1, n, f);
+		else if (k == BM_TEXT_KEEP)
+			switch (u[i]) {
+			case '<': fputs("&lt;", f); break;
+			case '>': fputs("&gt;", f); break;
+			case '&': fputs("&amp;", f); break;
+			case '"': fputs("&quot;", f); break;
+			case '\'': fputs("&apos;", f); break;
+			default: fputc(u[i], f);
 			}
-		}
-		i++;
+		i += n;
 	}
 }
 
@@ -144,18 +80,43 @@ const char *bm_tail_lines(const char *text, size_t len, int n)
 	return text + i;
 }
 
+/* Enough for BM_CONSOLE_TAIL lines of any console: the log's end only is read. */
+#define TAIL_BYTES (64 << 10)
+
 char *bm_console_tail(const char *dir)
 {
-	char path[PATH_MAX], *text = NULL, *tail;
-	const char *t;
-	size_t len = 0;
+	char path[PATH_MAX], *raw = NULL, *safe = NULL, *tail = NULL;
+	const char *t, *nl;
+	struct stat st;
+	ssize_t n;
+	size_t len;
+	off_t from;
+	int fd;
 
-	if (bm_path(path, sizeof(path), "%s/console.log", dir) ||
-	    bm_read_file(path, &text, &len, (size_t)1 << 30))
+	if (bm_path(path, sizeof(path), "%s/console.log", dir))
 		return NULL;
-	t = bm_tail_lines(text, len, BM_CONSOLE_TAIL);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode))
+		goto out_close;
+	from = st.st_size > TAIL_BYTES ? st.st_size - TAIL_BYTES : 0;
+	raw = malloc(TAIL_BYTES);
+	safe = malloc(TAIL_BYTES + 1);
+	if (!raw || !safe || (n = pread(fd, raw, TAIL_BYTES, from)) < 0)
+		goto out_free;
+	/* guest bytes: a NUL is one '?' like any control, it ends nothing */
+	len = bm_text_safe(safe, TAIL_BYTES + 1, raw, (size_t)n, BM_TEXT_LINES);
+	t = safe;
+	if (from > 0 && (nl = memchr(safe, '\n', len)))
+		t = nl + 1;  /* the first line was cut by the window */
+	t = bm_tail_lines(t, len - (size_t)(t - safe), BM_CONSOLE_TAIL);
 	tail = strdup(t);
-	free(text);
+out_free:
+	free(raw);
+	free(safe);
+out_close:
+	close(fd);
 	return tail;
 }
 
@@ -355,9 +316,9 @@ static void tap_diag_text(FILE *f, const char *prefix, const char *s, size_t len
 		const char *stop = nl ? nl : end;
 		size_t n = (size_t)(stop - s);
 
-		if (n && s[n - 1] == '\r')
-			n--;
-		fprintf(f, "# %s%.*s\n", prefix, (int)n, s);
+		fprintf(f, "# %s", prefix);
+		bm_text_fput(f, s, n, 0);  /* guest text: one line of it */
+		fputc('\n', f);
 		s = stop + 1;
 	}
 }

@@ -23,34 +23,41 @@ struct meta_facts {
 	int fail_on_warning;
 };
 
+/* The console facts of path; none when it is missing or cannot be read
+ * (the records decide then). */
+static int console_facts(const char *path, struct bm_console *con)
+{
+	bm_console_read(path, 0, UINT64_MAX, con);
+	return 0;
+}
+
 int bm_boot_load(const char *dir, const char *run, struct bm_results *r, struct bm_console *con)
 {
-	char path[PATH_MAX], *text = NULL;
-	size_t len = 0;
-	int rc;
+	char res[PATH_MAX], cons[PATH_MAX];
+	int rc, rcc;
 
 	memset(con, 0, sizeof(*con));
-	if (bm_path(path, sizeof(path), "%s/console.log", dir))
+	if (bm_path(res, sizeof(res), "%s/results.log", dir) ||
+	    bm_path(cons, sizeof(cons), "%s/console.log", dir))
 		return -ENAMETOOLONG;
-	if (!bm_read_file(path, &text, &len, (size_t)1 << 30)) {
-		bm_console_scan(text, len, con);
-		free(text);
+	rc = bm_results_load(r, res, run);
+	if ((rc && rc != -ENOENT) || (!rc && r->max_seq)) {
+		snprintf(r->source, sizeof(r->source), "results.log");
+		return rc ? rc : console_facts(cons, con);
 	}
-	if (bm_path(path, sizeof(path), "%s/results.log", dir))
-		return -ENAMETOOLONG;
-	rc = bm_results_load(r, path, run);
-	if ((rc && rc != -ENOENT) || (!rc && r->max_seq))
-		goto out_source;
 	/* One shared UART (PXE boxes): the records are on the console. */
 	if (!rc)
 		bm_results_free(r);
-	snprintf(path, sizeof(path), "%s/console.log", dir);
-	rc = bm_results_load(r, path, run);
+	rcc = bm_results_load(r, cons, run);
 	snprintf(r->source, sizeof(r->source), "console.log");
-	return rc;
-out_source:
-	snprintf(r->source, sizeof(r->source), "results.log");
-	return rc;
+	if (rcc == -ENOENT && !rc) {
+		/* no console.log: results.log, though it holds no record, is the
+		 * only log there is, and says what parse says of it (issue 43) */
+		rc = bm_results_load(r, res, run);
+		snprintf(r->source, sizeof(r->source), "results.log");
+		return rc ? rc : console_facts(res, con);
+	}
+	return rcc ? rcc : console_facts(cons, con);
 }
 
 static long long num(const char *text, size_t len, const char *key, long long dflt)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "json.h"
+#include "text.h"
 
 void bm_json_init(struct bm_json *j, FILE *f, int pretty)
 {
@@ -73,9 +74,11 @@ void bm_json_arr_end(struct bm_json *j) { close_(j, ']'); }
 void bm_json_escape(FILE *f, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
+	size_t len = strlen(s), n;
 
 	fputc('"', f);
-	for (; *p; p++) {
+	for (; *p; p += n, len -= n) {
+		n = 1;
 		switch (*p) {
 		case '"': fputs("\\\"", f); break;
 		case '\\': fputs("\\\\", f); break;
@@ -83,8 +86,14 @@ void bm_json_escape(FILE *f, const char *s)
 		case '\r': fputs("\\r", f); break;
 		case '\t': fputs("\\t", f); break;
 		default:
-			/* Bytes >= 0x80 come from serial lines and may not be
-			 * UTF-8; \u00XX keeps the output valid JSON either way. */
+			/* UTF-8 as it is (guest text, text.h, is nothing else);
+			 * a control, and each byte that is not UTF-8 or is a C1
+			 * control, as \u00XX: valid JSON either way */
+			if (*p >= 0x80 && bm_text_step(p, len, 0, &n) == BM_TEXT_KEEP) {
+				fwrite(p, 1, n, f);
+				break;
+			}
+			n = 1;
 			if (*p < 0x20 || *p >= 0x7f)
 				fprintf(f, "\\u%04x", *p);
 			else

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "profile.h"
 #include "results.h"
+#include "text.h"
 
 /* The contract of docs/exit-codes.md: name and exit code of every class. */
 static const struct {
@@ -80,31 +80,75 @@ void bm_stream_feed_text(struct bm_stream *s, const char *text, size_t len)
 	}
 }
 
+/* Guest text: copied made safe to print (text.h). */
 static void copy_val(char *dst, size_t len, const char *v)
 {
-	snprintf(dst, len, "%s", v ? v : "");
+	bm_text_safe(dst, len, v ? v : "", v ? strlen(v) : 0, 0);
+}
+
+/* The capacity to grow an array holding n elements to, 0 when it has room:
+ * capacities go 8, 16, 32 ..., so n appends cost O(n), not O(n^2). */
+static size_t grow_to(size_t n)
+{
+	if (n < 8 ? n != 0 : (n & (n - 1)) != 0)
+		return 0;
+	return n ? 2 * n : 8;
+}
+
+/* The strings of a result, guest text, made safe to print. */
+static void clean_result(struct bm_rres *h)
+{
+	unsigned i;
+
+	bm_text_clean(h->wl, 0);
+	bm_text_clean(h->test, 0);
+	bm_text_clean(h->fs, 0);
+	bm_text_clean(h->params, 0);
+	bm_text_clean(h->mkfs, 0);
+	bm_text_clean(h->mount, 0);
+	for (i = 0; i < h->nm; i++)
+		bm_text_clean(h->m[i].unit, 0);
 }
 
 static int add_result(struct bm_results *r, const struct bm_record *rec)
 {
-	struct bm_rres *nr;
+	struct bm_rres *h;
+	size_t cap;
+	int rc;
 
-	nr = realloc(r->res, (r->nres + 1) * sizeof(*nr));
-	if (!nr)
-		return -ENOMEM;
-	r->res = nr;
-	return bm_rres_from_record(&r->res[r->nres++], rec);
+	if (r->nres >= BM_RESULTS_MAX) {
+		r->unkept_res++;
+		return 0;
+	}
+	if ((cap = grow_to(r->nres))) {
+		h = realloc(r->res, cap * sizeof(*h));
+		if (!h)
+			return -ENOMEM;
+		r->res = h;
+	}
+	h = &r->res[r->nres++];
+	rc = bm_rres_from_record(h, rec);
+	bm_rres_keep_measurements(h, rec);
+	clean_result(h);
+	return rc;
 }
 
 static int add_error(struct bm_results *r, const struct bm_record *rec)
 {
-	struct bm_herr *e, *ne;
+	struct bm_herr *e;
 	const char *v;
+	size_t cap;
 
-	ne = realloc(r->err, (r->nerr + 1) * sizeof(*ne));
-	if (!ne)
-		return -ENOMEM;
-	r->err = ne;
+	if (r->nerr >= BM_RESULTS_MAX) {
+		r->unkept_err++;
+		return 0;
+	}
+	if ((cap = grow_to(r->nerr))) {
+		e = realloc(r->err, cap * sizeof(*e));
+		if (!e)
+			return -ENOMEM;
+		r->err = e;
+	}
 	e = &r->err[r->nerr++];
 	memset(e, 0, sizeof(*e));
 	e->seq = rec->seq;
@@ -117,16 +161,27 @@ static int add_error(struct bm_results *r, const struct bm_record *rec)
 	return 0;
 }
 
+static void add_hello(struct bm_results *r, const struct bm_record *rec)
+{
+	unsigned i;
+
+	r->hello = *rec;
+	r->have_hello = 1;
+	for (i = 0; i < r->hello.nkv; i++)
+		bm_text_clean(r->hello.kv[i].val, 0);
+}
+
 static int add_record(struct bm_results *r, const struct bm_record *rec)
 {
+	char why[sizeof(r->bad_value)];
 	const char *v;
 
+	if (bm_rec_values_check(rec, why, sizeof(why)) && !r->bad_values++)
+		copy_val(r->bad_value, sizeof(r->bad_value), why);
 	switch (rec->type) {
 	case BM_REC_HELLO:
-		if (!r->have_hello) {
-			r->hello = *rec;
-			r->have_hello = 1;
-		}
+		if (!r->have_hello)
+			add_hello(r, rec);
 		return 0;
 	case BM_REC_RESULT:
 		return add_result(r, rec);
@@ -148,6 +203,31 @@ static int add_record(struct bm_results *r, const struct bm_record *rec)
 	}
 }
 
+/* The stream's reason, with what the host found wrong put first: records
+ * past what a boot keeps, values that are no measurements. */
+static void host_findings(struct bm_results *r)
+{
+	char first[200], old[sizeof(r->stream_why)];
+	long long arrived = (long long)r->nres + r->unkept_res;
+
+	if (r->end_tests >= 0 && arrived > r->end_tests && !r->bad_values++)
+		snprintf(r->bad_value, sizeof(r->bad_value), "END's tests=%lld plans fewer tests "
+			 "than the %lld result records that arrived", r->end_tests, arrived);
+	if (r->unkept_res || r->unkept_err)
+		snprintf(first, sizeof(first), "%u result and %u error records past the %d of "
+			 "each a boot may hold were not kept (docs/reliability.md)", r->unkept_res,
+			 r->unkept_err, BM_RESULTS_MAX);
+	else if (r->bad_values)
+		snprintf(first, sizeof(first), "%.170s%s", r->bad_value,
+			 r->bad_values > 1 ? " (and more such values)" : "");
+	else
+		return;
+	snprintf(old, sizeof(old), "%s", r->stream_rc ? r->stream_why : "");
+	snprintf(r->stream_why, sizeof(r->stream_why), "%.199s%s%.50s", first, old[0] ? "; " : "",
+		 old);
+	r->stream_rc = -EPROTO;
+}
+
 int bm_results_from_stream(struct bm_results *r, const struct bm_stream *s)
 {
 	uint64_t seq;
@@ -162,6 +242,8 @@ int bm_results_from_stream(struct bm_results *r, const struct bm_stream *s)
 	r->conflicts = s->conflicts;
 	r->hellos = s->hellos;
 	r->stream_rc = bm_stream_check(s, r->stream_why, sizeof(r->stream_why));
+	/* the reason may quote a record's value: guest text */
+	bm_text_clean(r->stream_why, 0);
 	for (seq = 1; seq <= s->max_seq; seq++) {
 		const struct bm_record *rec = bm_stream_get(s, seq);
 
@@ -171,26 +253,28 @@ int bm_results_from_stream(struct bm_results *r, const struct bm_stream *s)
 		if (rc)
 			return rc;
 	}
+	host_findings(r);
+	return 0;
+}
+
+static int feed_cb(void *arg, const char *line, size_t len, uint64_t off)
+{
+	bm_stream_feed_text(arg, line, len);
 	return 0;
 }
 
 int bm_results_load(struct bm_results *r, const char *path, const char *run)
 {
 	struct bm_stream s;
-	char *text;
-	size_t len;
+	uint64_t size;
 	int rc;
 
-	/* Serial logs of a whole suite stay far below this; a runaway
-	 * printk flood is cut rather than eating the host's memory. */
-	rc = bm_read_file(path, &text, &len, (size_t)1 << 30);
-	if (rc)
-		return rc;
+	/* in pieces: what is kept of the log costs memory, not the log */
 	bm_stream_init(&s, run ? run : "");
-	bm_stream_feed_text(&s, text, len);
-	rc = bm_results_from_stream(r, &s);
+	rc = bm_log_lines(path, feed_cb, &s, &size);
+	if (!rc)
+		rc = bm_results_from_stream(r, &s);
 	bm_stream_free(&s);
-	free(text);
 	return rc;
 }
 

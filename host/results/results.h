@@ -66,7 +66,14 @@ struct bm_console {         /* what the console log says */
 	char panic_line[200];
 	char init_line[200];
 	char warn_line[200];    /* the first warning */
+	int after_cut, init_kind;  /* the scan's own state (bm_console_line) */
 };
+
+/* What a boot keeps at most of its R and E records (docs/reliability.md,
+ * "Hostile logs"): 8192 each, ten times the seeds suite on all six
+ * filesystems; run refuses a suite that plans more tests per boot.  With
+ * the stream's BM_STREAM_KEEP_MAX this bounds what one boot costs to read. */
+#define BM_RESULTS_MAX 8192
 
 struct bm_results {
 	char run[BM_RUN_LEN + 1];
@@ -83,8 +90,11 @@ struct bm_results {
 	long long end_raw;      /* END's raw=: of those, on the test disk itself; 0 absent */
 	uint64_t max_seq;
 	unsigned bad_crc, foreign, conflicts, hellos;
-	int stream_rc;          /* bm_stream_check() */
+	int stream_rc;          /* bm_stream_check(), or -EPROTO for what follows */
 	char stream_why[256];
+	unsigned unkept_res, unkept_err;  /* R and E records past BM_RESULTS_MAX */
+	unsigned bad_values;    /* records with a value that cannot be a measurement */
+	char bad_value[200];    /* the first of them (values.c) */
 	int kernel_warnings;    /* copied from the console by bm_classify */
 	char kernel_warning_first[200];
 	enum bm_status status;
@@ -102,6 +112,13 @@ int bm_status_ran(enum bm_status st);
  * was damaged (protocol-error: every R that arrived intact is CRC-checked). */
 int bm_status_usable(enum bm_status st);
 
+/* 0 when every value of rec can be what its key says (a measurement of
+ * its metric, END's counts, a repetition), else -EINVAL and why names the
+ * record and the value (host/results/values.c). */
+int bm_rec_values_check(const struct bm_record *rec, char *why, size_t len);
+/* Drops from h the metrics whose value in rec cannot be a measurement. */
+void bm_rres_keep_measurements(struct bm_rres *h, const struct bm_record *rec);
+
 /* Feeds text line by line into s (CR and CRLF line ends accepted). */
 void bm_stream_feed_text(struct bm_stream *s, const char *text, size_t len);
 int bm_results_from_stream(struct bm_results *r, const struct bm_stream *s);
@@ -116,13 +133,35 @@ long long bm_results_unaccounted(const struct bm_results *r, char *first, size_t
 void bm_results_free(struct bm_results *r);
 const char *bm_hello_get(const struct bm_results *r, const char *key);
 
+/*
+ * A log read in pieces (host/results/logread.c): fn gets each line, without
+ * its '\n' ('\r' is the reader's to split on), and its offset in the file;
+ * memory is one piece (BM_LOG_PIECE), whatever the log's size.  A line longer
+ * than a piece comes in parts, cut where no record can straddle the cut.
+ * 0, fn's non-zero return, or -errno (-EINVAL: not a regular file; a FIFO
+ * is never waited on).  *size gets the bytes read.
+ */
+#define BM_LOG_PIECE (1u << 20)
+typedef int (*bm_log_line_fn)(void *arg, const char *line, size_t len, uint64_t off);
+int bm_log_lines(const char *path, bm_log_line_fn fn, void *arg, uint64_t *size);
+
+/* Console facts (bm_console) line by line: begin, a line ('\r' and '\n' end
+ * lines within it too), end with the bytes the console held. */
+void bm_console_begin(struct bm_console *c);
+void bm_console_line(struct bm_console *c, const char *line, size_t len);
+void bm_console_end(struct bm_console *c, size_t bytes);
 void bm_console_scan(const char *text, size_t len, struct bm_console *c);
+/* The facts of the lines of log file path that start in [off, off + n):
+ * 0 or -errno (-ENOENT: no such file; c is then the facts of no console). */
+int bm_console_read(const char *path, uint64_t off, uint64_t n, struct bm_console *c);
 /* The part of a log of several runs that belongs to run: from after the
  * previous run's last record (or a restart or banner after it) to before the
  * next run's first record (or the banner before it); the whole text when run
  * has no record in it.  Sets *off and *n. */
 void bm_console_segment(const char *text, size_t len, const char *run, size_t *off,
 			size_t *n);
+/* The same for a log file, read in pieces; 0 or -errno. */
+int bm_console_segment_file(const char *path, const char *run, uint64_t *off, uint64_t *n);
 /* Sets r->status and r->status_why (and copies the warnings into r); the order
  * of decision is docs/reliability.md's.  c may be NULL (no console known). */
 void bm_classify(struct bm_results *r, const struct bm_console *c,

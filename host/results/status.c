@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 
 #include "results.h"
+#include "text.h"
 #include "util.h"
 
 static const char *const init_failures[] = {
@@ -28,24 +29,10 @@ static const char *const warn_marks[] = {
 };
 #define CUT_HERE "------------[ cut here ]------------"
 
-/* Copies n bytes of line p into buf as a string. */
+/* Copies n bytes of line p into buf as a string: guest text, made safe. */
 static void copy_line(const char *p, size_t n, char *buf, size_t buflen)
 {
-	if (n >= buflen)
-		n = buflen - 1;
-	memcpy(buf, p, n);
-	buf[n] = '\0';
-}
-
-/* Copies the line that contains p (up to its end) into buf. */
-static void grab_line(const char *text, size_t len, const char *p,
-		      char *buf, size_t buflen)
-{
-	const char *end = p;
-
-	while ((size_t)(end - text) < len && *end != '\n' && *end != '\r')
-		end++;
-	copy_line(p, (size_t)(end - p), buf, buflen);
+	bm_text_safe(buf, buflen, p, n, 0);
 }
 
 static int has(const char *line, size_t n, const char *what)
@@ -63,127 +50,239 @@ static int warn_line(const char *line, size_t n)
 	return 0;
 }
 
-/* One line: warnings (a report counts once), restarts, banners. */
-static void scan_line(const char *line, size_t n, struct bm_console *c, int *after_cut)
+#define PANIC "Kernel panic - not syncing"
+
+/* One line (no '\n', no '\r'): warnings (a report counts once), restarts,
+ * banners, the first panic and the first initramfs failure (by the list's
+ * order: the earlier failure names the cause). */
+static void scan_line(struct bm_console *c, const char *line, size_t n)
 {
+	const char *p;
+	int i;
+
+	if (!c->panic && (p = memmem(line, n, PANIC, sizeof(PANIC) - 1))) {
+		c->panic = 1;
+		copy_line(p, n - (size_t)(p - line), c->panic_line, sizeof(c->panic_line));
+	}
+	for (i = 0; init_failures[i] && i < c->init_kind; i++) {
+		p = memmem(line, n, init_failures[i], strlen(init_failures[i]));
+		if (p) {
+			c->init_fail = 1;
+			c->init_kind = i;
+			copy_line(p, n - (size_t)(p - line), c->init_line, sizeof(c->init_line));
+			break;
+		}
+	}
 	if (has(line, n, CUT_HERE)) {
 		c->warnings++;
-		*after_cut = 1;
+		c->after_cut = 1;
 		return;
 	}
 	if (warn_line(line, n)) {
-		if (!*after_cut)
+		if (!c->after_cut)
 			c->warnings++;
 		if (!c->warn_line[0])
 			copy_line(line, n, c->warn_line, sizeof(c->warn_line));
 	}
-	*after_cut = 0;
+	c->after_cut = 0;
 	if (has(line, n, "reboot: Restarting system"))
 		c->restarts++;
 	if (has(line, n, "Linux version "))
 		c->banners++;
 }
 
-void bm_console_scan(const char *text, size_t len, struct bm_console *c)
+void bm_console_begin(struct bm_console *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->init_kind = (int)(sizeof(init_failures) / sizeof(init_failures[0]));
+}
+
+void bm_console_line(struct bm_console *c, const char *line, size_t len)
 {
 	size_t start = 0, i;
-	const char *p;
-	int after_cut = 0;
 
-	memset(c, 0, sizeof(*c));
-	c->bytes = len;
 	for (i = 0; i <= len; i++) {
-		if (i < len && text[i] != '\n' && text[i] != '\r')
+		if (i < len && line[i] != '\n' && line[i] != '\r')
 			continue;
 		if (i > start)
-			scan_line(text + start, i - start, c, &after_cut);
+			scan_line(c, line + start, i - start);
 		start = i + 1;
 	}
+}
+
+void bm_console_end(struct bm_console *c, size_t bytes)
+{
+	c->bytes = bytes;
 	if (c->warnings && !c->warn_line[0])
 		snprintf(c->warn_line, sizeof(c->warn_line), "%s", CUT_HERE);
 	c->banner = c->banners > 0;
-	p = memmem(text, len, "Kernel panic - not syncing", 26);
-	if (p) {
-		c->panic = 1;
-		grab_line(text, len, p, c->panic_line, sizeof(c->panic_line));
-	}
-	for (i = 0; init_failures[i]; i++) {
-		p = memmem(text, len, init_failures[i], strlen(init_failures[i]));
-		if (p) {
-			c->init_fail = 1;
-			grab_line(text, len, p, c->init_line, sizeof(c->init_line));
-			break;
-		}
-	}
 }
 
-/* The last occurrence of what in [from, to), or NULL. */
-static const char *last_of(const char *from, const char *to, const char *what)
+void bm_console_scan(const char *text, size_t len, struct bm_console *c)
 {
-	const char *p, *found = NULL;
-	size_t n = strlen(what);
-
-	while (from < to && (p = memmem(from, (size_t)(to - from), what, n))) {
-		found = p;
-		from = p + 1;
-	}
-	return found;
+	bm_console_begin(c);
+	bm_console_line(c, text, len);
+	bm_console_end(c, len);
 }
 
-static const char *line_end(const char *p, const char *end)
+/*
+ * The segment of one run in a log of several (bm_console_segment), found
+ * in one pass over its lines ('\n' ends one): before the run's first
+ * record, the start moves past each line with another run's record, then
+ * past each "reboot: " line, then back to the last kernel banner; after
+ * the run's last record, the end is the first line with another run's
+ * record, or the first banner before it.
+ */
+#define SEG_NONE UINT64_MAX
+
+struct seg {
+	char mine[BM_RUN_LEN + 8];
+	size_t mlen;
+	int found;                 /* the run's first record was seen */
+	int pend_b;                /* b is the next line's start */
+	uint64_t b, c;             /* before it: after the last line with a record
+				    * or a reboot, the last banner after b */
+	uint64_t off;              /* the start, once found */
+	uint64_t fstop, bstop;     /* after the last own line: the first line of
+				    * another run's record, the first banner */
+};
+
+static void seg_init(struct seg *g, const char *run)
 {
-	while (p < end && *p != '\n')
-		p++;
-	return p < end ? p + 1 : end;
+	memset(g, 0, sizeof(*g));
+	g->mlen = (size_t)snprintf(g->mine, sizeof(g->mine), "@@B1 %s ", run);
+	g->c = g->fstop = g->bstop = SEG_NONE;
 }
 
-static const char *line_start(const char *text, const char *p)
+/* Does the line hold a record of a run other than mine? */
+static int seg_foreign(const struct seg *g, const char *line, size_t n)
 {
-	while (p > text && p[-1] != '\n')
-		p--;
-	return p;
-}
-
-/* The first record of a run other than run in [p, end), or end. */
-static const char *next_foreign(const char *p, const char *end, const char *mine)
-{
-	const char *q;
+	const char *p = line, *end = line + n, *q;
 
 	while (p < end && (q = memmem(p, (size_t)(end - p), "@@B1 ", 5))) {
-		if (strncmp(q, mine, strlen(mine)))
-			return line_start(p, q);
+		if ((size_t)(end - q) < g->mlen || memcmp(q, g->mine, g->mlen))
+			return 1;
 		p = q + 5;
 	}
-	return end;
+	return 0;
+}
+
+static void seg_line(struct seg *g, const char *line, size_t n, uint64_t off)
+{
+	const char *own = memmem(line, n, g->mine, g->mlen);
+
+	if (g->pend_b)
+		g->b = off;
+	g->pend_b = 0;
+	if (!g->found && own) {
+		size_t pre = (size_t)(own - line);
+
+		g->found = 1;
+		if (has(line, pre, "@@B1 ") || has(line, pre, "reboot: ") ||
+		    has(line, pre, "Linux version "))
+			g->off = off;
+		else
+			g->off = g->c != SEG_NONE ? g->c : g->b;
+	} else if (!g->found) {
+		if (has(line, n, "@@B1 ") || has(line, n, "reboot: ")) {
+			g->pend_b = 1;
+			g->c = SEG_NONE;
+		} else if (has(line, n, "Linux version ")) {
+			g->c = off;
+		}
+		return;
+	}
+	if (own) {
+		g->fstop = g->bstop = SEG_NONE;
+	} else if (g->fstop == SEG_NONE) {
+		if (seg_foreign(g, line, n))
+			g->fstop = off;
+		else if (g->bstop == SEG_NONE && has(line, n, "Linux version "))
+			g->bstop = off;
+	}
+}
+
+static void seg_end(const struct seg *g, uint64_t size, uint64_t *off, uint64_t *n)
+{
+	uint64_t stop = g->fstop == SEG_NONE ? size : g->bstop != SEG_NONE ? g->bstop : g->fstop;
+
+	*off = g->found ? g->off : 0;
+	*n = g->found ? stop - *off : size;
 }
 
 void bm_console_segment(const char *text, size_t len, const char *run, size_t *off,
 			size_t *n)
 {
-	const char *end = text + len, *first, *last, *start, *stop, *p;
-	char mine[BM_RUN_LEN + 8];
+	struct seg g;
+	uint64_t o, k;
+	size_t start = 0, i;
 
 	*off = 0;
 	*n = len;
-	snprintf(mine, sizeof(mine), "@@B1 %s ", run);
-	first = run[0] ? memmem(text, len, mine, strlen(mine)) : NULL;
-	if (!first)
+	if (!run[0])
 		return;
-	last = last_of(first, end, mine);
-	/* before: after the previous run's last record, its restart, then our banner */
-	p = last_of(text, first, "@@B1 ");
-	start = p ? line_end(p, first) : text;
-	if ((p = last_of(start, first, "reboot: ")))
-		start = line_end(p, first);
-	if ((p = last_of(start, first, "Linux version ")))
-		start = line_start(text, p);
-	/* after: up to the next run's first record, or the banner of its boot */
-	last = line_end(last, end);
-	stop = next_foreign(last, end, mine);
-	if (stop < end && (p = memmem(last, (size_t)(stop - last), "Linux version ", 14)))
-		stop = line_start(text, p);
-	*off = (size_t)(line_start(text, start) - text);
-	*n = (size_t)(stop - text) - *off;
+	seg_init(&g, run);
+	for (i = 0; i < len; i = start) {
+		const char *nl = memchr(text + start, '\n', len - start);
+		size_t end = nl ? (size_t)(nl - text) : len;
+
+		seg_line(&g, text + start, end - start, start);
+		start = end + 1;
+	}
+	seg_end(&g, len, &o, &k);
+	*off = (size_t)o;
+	*n = (size_t)k;
+}
+
+static int seg_cb(void *arg, const char *line, size_t len, uint64_t off)
+{
+	seg_line(arg, line, len, off);
+	return 0;
+}
+
+int bm_console_segment_file(const char *path, const char *run, uint64_t *off, uint64_t *n)
+{
+	struct seg g;
+	uint64_t size = 0;
+	int rc;
+
+	*off = *n = 0;
+	seg_init(&g, run);
+	rc = bm_log_lines(path, seg_cb, &g, &size);
+	if (rc)
+		return rc;
+	if (!run[0])
+		g.found = 0;
+	seg_end(&g, size, off, n);
+	return 0;
+}
+
+struct part {
+	struct bm_console *c;
+	uint64_t from, to;
+};
+
+static int part_cb(void *arg, const char *line, size_t len, uint64_t off)
+{
+	struct part *p = arg;
+
+	if (off >= p->from && off < p->to)
+		bm_console_line(p->c, line, len);
+	return 0;
+}
+
+int bm_console_read(const char *path, uint64_t off, uint64_t n, struct bm_console *c)
+{
+	struct part p = { c, off, n > UINT64_MAX - off ? UINT64_MAX : off + n };
+	uint64_t size = 0;
+	int rc;
+
+	bm_console_begin(c);
+	rc = bm_log_lines(path, part_cb, &p, &size);
+	if (size > p.to)
+		size = p.to;
+	bm_console_end(c, rc ? 0 : (size_t)(size > off ? size - off : 0));
+	return rc;
 }
 
 static void set(struct bm_results *r, enum bm_status st, const char *why)

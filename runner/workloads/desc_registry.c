@@ -61,6 +61,19 @@ enum bm_better bm_wl_metric_better(const char *metric)
 	return m ? m->better : BM_BETTER_NONE;
 }
 
+const struct bm_wl_metric *bm_wl_metric_def(const char *wl, const char *metric,
+					    int *negative)
+{
+	const struct bm_wl_desc *d = bm_wl_desc_find(wl);
+	const struct bm_wl_metric *m = d ? metric_in(d->metrics, metric) : NULL;
+	const char *const *n;
+
+	*negative = 0;
+	for (n = m && d->negative ? d->negative : NULL; n && *n; n++)
+		*negative |= !strcmp(*n, metric);
+	return m ? m : metric_in(bm_wl_window_metrics, metric);
+}
+
 int bm_wl_job_raw(const struct bm_wl_desc *d, const void *o)
 {
 	return d->raw && d->raw(o);

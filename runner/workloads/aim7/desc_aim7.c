@@ -142,6 +142,11 @@ static const struct bm_wl_metric aim7_metrics[] = {
 	{ NULL, NULL, BM_BETTER_NONE },
 };
 
+/* AIM7's jitter index, (1 - cov) * 100 unless (int)cov > 1 (aim7_jti,
+ * desc_aim7_mix.c): -99..0 when the tasks' times spread by 1..2 times
+ * their mean, as the original prints it */
+static const char *const aim7_negative[] = { "jti", NULL };
+
 static const struct bm_wl_plot aim7_plots[] = {
 	{ .metric = "jobs_min", .prefix = "aim7-", .name = "AIM7", .xlabel = "tasks", .bars = 0, .logx = 1 },
 	{ .metric = NULL },
@@ -155,6 +160,7 @@ const struct bm_wl_desc wl_aim7_desc = {
 	.ntests = aim7_ntests,
 	.describe = aim7_describe,
 	.metrics = aim7_metrics,
+	.negative = aim7_negative,
 	.headline = "jobs_min",
 	.plots = aim7_plots,
 	.report = &report_aim7_ops,

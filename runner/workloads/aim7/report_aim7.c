@@ -127,26 +127,31 @@ static void print_section(FILE *f, const struct bm_rrow *rows, size_t n, const c
 	free(idx);
 }
 
+/* A section per key, in order of its first row (bm_rgroups_make). */
 static void aim7_print(FILE *f, const struct bm_rrow *rows, size_t n)
 {
-	char key[KEY_LEN], prev[KEY_LEN];
-	size_t i, j, sections = 0;
+	char (*key)[KEY_LEN] = calloc(n + 1, sizeof(*key));
+	const char **keys = calloc(n + 1, sizeof(*keys));
+	struct bm_rrow *sub = calloc(n + 1, sizeof(*sub));
+	size_t i, k, s, sections = 0;
+	struct bm_rgroups g;
 
+	if (!key || !keys || !sub)
+		goto out_free;
 	for (i = 0; i < n; i++) {
-		if (!placeable(rows[i].r))
-			continue;
-		section_key(rows[i].r, key, sizeof(key));
-		for (j = 0; j < i; j++) {
-			section_key(rows[j].r, prev, sizeof(prev));
-			if (placeable(rows[j].r) && !strcmp(prev, key))
-				break;
-		}
-		if (j < i)
-			continue;   /* printed with its first row */
+		section_key(rows[i].r, key[i], sizeof(key[i]));
+		keys[i] = placeable(rows[i].r) ? key[i] : NULL;
+	}
+	if (bm_rgroups_make(&g, keys, n))
+		goto out_free;
+	for (s = 0; s < g.ngroups; s++) {
+		for (k = 0, i = g.start[s]; i < g.start[s + 1]; i++)
+			sub[k++] = rows[g.order[i]];
 		if (sections++)
 			fputc('\n', f);
-		print_section(f, rows, n, key);
+		print_section(f, sub, k, keys[g.order[g.start[s]]]);
 	}
+	bm_rgroups_free(&g);
 	/* A record this formatter cannot place still shows, in the generic table. */
 	for (i = 0; i < n; i++) {
 		if (placeable(rows[i].r))
@@ -155,6 +160,10 @@ static void aim7_print(FILE *f, const struct bm_rrow *rows, size_t n)
 			fputc('\n', f);
 		bm_report_generic(f, rows + i, 1);
 	}
+out_free:
+	free(key);
+	free(keys);
+	free(sub);
 }
 
 const struct bm_report_ops report_aim7_ops = {

@@ -167,29 +167,39 @@ static void db_optable(FILE *f, const struct bm_rrow *row, int rep)
 		db_procs(h), db_procs(h), lat, db_load_note(h), h->partial ? " (partial)" : "");
 }
 
+/* A block per test label in order of its first row (bm_rgroups_make), then
+ * every result's operation table in run order. */
 static void db_print(FILE *f, const struct bm_rrow *rows, size_t n)
 {
+	const char **keys = calloc(n + 1, sizeof(*keys));
+	struct bm_rrow *sub = calloc(n + 1, sizeof(*sub));
 	int rep = db_show_rep(rows, n), blocks = 0;
-	size_t i, j;
+	struct bm_rgroups g;
+	size_t i, k, b;
 
-	for (i = 0; i < n; i++) {
-		if (strcmp(rows[i].r->wl, "dbench"))
-			continue;
-		for (j = 0; j < i; j++)
-			if (!strcmp(rows[j].r->wl, "dbench") && !strcmp(rows[j].r->test, rows[i].r->test))
-				break;
-		if (j < i)
-			continue;
+	if (!keys || !sub)
+		goto out_free;
+	for (i = 0; i < n; i++)
+		keys[i] = strcmp(rows[i].r->wl, "dbench") ? NULL : rows[i].r->test;
+	if (bm_rgroups_make(&g, keys, n))
+		goto out_free;
+	for (b = 0; b < g.ngroups; b++) {
+		for (k = 0, i = g.start[b]; i < g.start[b + 1]; i++)
+			sub[k++] = rows[g.order[i]];
 		if (blocks++)
 			fputc('\n', f);
-		db_block(f, rows, n, rows[i].r->test, rep);
+		db_block(f, sub, k, sub[0].r->test, rep);
 	}
+	bm_rgroups_free(&g);
 	for (i = 0; i < n; i++) {
 		if (strcmp(rows[i].r->wl, "dbench"))
 			continue;
 		fputc('\n', f);
 		db_optable(f, &rows[i], rep);
 	}
+out_free:
+	free(keys);
+	free(sub);
 }
 
 const struct bm_report_ops report_dbench_ops = {

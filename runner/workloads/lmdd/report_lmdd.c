@@ -267,35 +267,43 @@ static void print_sweep(FILE *f, const struct bm_rrow *rows, size_t n, const cha
 	free(s.row);
 }
 
+/* One section per sweep, in order of its first row (bm_rgroups_make). */
 static void lmdd_print(FILE *f, const struct bm_rrow *rows, size_t n)
 {
-	char key[KEY_LEN], prev[KEY_LEN];
-	size_t i, j, sweeps = 0;
+	char (*key)[KEY_LEN] = calloc(n + 1, sizeof(*key));
+	const char **keys = calloc(n + 1, sizeof(*keys));
+	struct bm_rrow *sub = calloc(n + 1, sizeof(*sub));
+	size_t i, g, k, sweeps = 0;
+	struct bm_rgroups gr;
 
+	if (!key || !keys || !sub)
+		goto out_free;
 	for (i = 0; i < n; i++) {
-		sweep_key(rows[i].r, key, sizeof(key));
-		if (!in_sweep(&rows[i], key))
-			continue;
-		for (j = 0; j < i; j++) {
-			sweep_key(rows[j].r, prev, sizeof(prev));
-			if (!strcmp(prev, key) && in_sweep(&rows[j], key))
-				break;
-		}
-		if (j < i)
-			continue;  /* printed with its first row */
+		sweep_key(rows[i].r, key[i], sizeof(key[i]));
+		keys[i] = in_sweep(&rows[i], key[i]) ? key[i] : NULL;
+	}
+	if (bm_rgroups_make(&gr, keys, n))
+		goto out_free;
+	for (g = 0; g < gr.ngroups; g++) {
+		for (k = 0, i = gr.start[g]; i < gr.start[g + 1]; i++)
+			sub[k++] = rows[gr.order[i]];
 		if (sweeps++)
 			fputc('\n', f);
-		print_sweep(f, rows, n, key);
+		print_sweep(f, sub, k, keys[gr.order[gr.start[g]]]);
 	}
+	bm_rgroups_free(&gr);
 	/* A record this formatter cannot place still shows, in the generic table. */
 	for (i = 0; i < n; i++) {
-		sweep_key(rows[i].r, key, sizeof(key));
-		if (!in_sweep(&rows[i], key)) {
+		if (!keys[i]) {
 			if (sweeps++)
 				fputc('\n', f);
 			bm_report_generic(f, rows + i, 1);
 		}
 	}
+out_free:
+	free(key);
+	free(keys);
+	free(sub);
 }
 
 const struct bm_report_ops report_lmdd_ops = {

@@ -9,6 +9,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report.h"
@@ -59,30 +60,33 @@ static void row(FILE *f, const struct bm_rrow *r)
 	fputc('\n', f);
 }
 
+/* A block per key, in order of its first row (bm_rgroups_make). */
 static void rawio_print(FILE *f, const struct bm_rrow *rows, size_t n)
 {
-	char key[128], other[128];
-	size_t i, j;
-	int blocks = 0;
+	char (*key)[128] = calloc(n + 1, sizeof(*key));
+	const char **keys = calloc(n + 1, sizeof(*keys));
+	struct bm_rgroups g;
+	size_t i, b;
 
+	if (!key || !keys)
+		goto out_free;
 	for (i = 0; i < n; i++) {
-		block_key(rows[i].r, key, sizeof(key));
-		for (j = 0; j < i; j++) {
-			block_key(rows[j].r, other, sizeof(other));
-			if (!strcmp(key, other))
-				break;
-		}
-		if (j < i)
-			continue;  /* printed with its block */
-		fprintf(f, "%s: rawio %s :\n", blocks++ ? "\n" : "", key);
+		block_key(rows[i].r, key[i], sizeof(key[i]));
+		keys[i] = key[i];
+	}
+	if (bm_rgroups_make(&g, keys, n))
+		goto out_free;
+	for (b = 0; b < g.ngroups; b++) {
+		fprintf(f, "%s: rawio %s :\n", b ? "\n" : "", keys[g.order[g.start[b]]]);
 		fprintf(f, "%-22s  %-15s %4s %7s %9s %8s %8s %8s %8s %7s\n", "", "engine", "qd",
 			"batch", "IOPS", "MiB/s", "p50 us", "p99 us", "p99.9 us", "CPU us");
-		for (j = i; j < n; j++) {
-			block_key(rows[j].r, other, sizeof(other));
-			if (!strcmp(key, other))
-				row(f, &rows[j]);
-		}
+		for (i = g.start[b]; i < g.start[b + 1]; i++)
+			row(f, &rows[g.order[i]]);
 	}
+	bm_rgroups_free(&g);
+out_free:
+	free(key);
+	free(keys);
 }
 
 const struct bm_report_ops report_rawio_ops = {

@@ -173,50 +173,42 @@ static void tio_pct_row(FILE *f, const struct bm_rrow *row, int show_rep)
 		thr, p[0], p[1], p[2]);
 }
 
-/* Rows group by params (which holds the thread count), in order of the
- * group's first row: the index of that first row. */
-static size_t tio_group(const struct bm_rrow *rows, size_t i)
+/* One phase block; pct selects the percentile rows.  Rows group by params
+ * (which holds the thread count), in order of the group's first row (g);
+ * groups are set apart by a blank line when one holds several rows (seed
+ * 000's layout). */
+static void tio_block(FILE *f, const struct bm_rrow *rows, const struct bm_rgroups *g,
+		      int blk, int pct, int show_rep)
 {
-	size_t j;
+	size_t k, i, per, most = 0, printed = 0;
 
-	for (j = 0; j < i && strcmp(rows[j].r->params, rows[i].r->params); j++)
-		;
-	return j;
-}
-
-/* One phase block; pct selects the percentile rows.  Groups are set apart
- * by a blank line when one holds several rows (seed 000's layout). */
-static void tio_block(FILE *f, const struct bm_rrow *rows, size_t n, int blk, int pct,
-		      int show_rep)
-{
-	size_t g, i, per, most = 0, printed = 0;
-
-	for (g = 0; g < n; g++) {
-		for (i = g, per = 0; i < n; i++)
-			per += tio_block_of(rows[i].r) == blk && tio_group(rows, i) == g;
+	for (k = 0; k < g->ngroups; k++) {
+		for (i = g->start[k], per = 0; i < g->start[k + 1]; i++)
+			per += tio_block_of(rows[g->order[i]].r) == blk;
 		most = per > most ? per : most;
 	}
-	for (g = 0; g < n; g++) {
-		if (tio_group(rows, g) != g)
-			continue;
-		for (i = g, per = 0; i < n; i++) {
-			if (tio_block_of(rows[i].r) != blk || tio_group(rows, i) != g)
+	for (k = 0; k < g->ngroups; k++)
+		for (i = g->start[k], per = 0; i < g->start[k + 1]; i++) {
+			const struct bm_rrow *row = &rows[g->order[i]];
+
+			if (tio_block_of(row->r) != blk)
 				continue;
 			if (printed && !per && most > 1)
 				fputc('\n', f);
 			if (pct)
-				tio_pct_row(f, &rows[i], show_rep);
+				tio_pct_row(f, row, show_rep);
 			else
-				tio_row(f, &rows[i], show_rep);
+				tio_row(f, row, show_rep);
 			per++;
 			printed++;
 		}
-	}
 }
 
 static void tio_print(FILE *f, const struct bm_rrow *rows, size_t n)
 {
 	int blk, show_rep = 0, has[TIO_NBLOCKS] = { 0 }, any = 0;
+	const char **keys;
+	struct bm_rgroups g;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
@@ -226,14 +218,19 @@ static void tio_print(FILE *f, const struct bm_rrow *rows, size_t n)
 		if (rows[i].r->rep > 1)
 			show_rep = 1;
 	}
-	if (!any)
-		return;
+	keys = calloc(n + 1, sizeof(*keys));
+	if (!any || !keys)
+		goto out_free;
+	for (i = 0; i < n; i++)
+		keys[i] = rows[i].r->params;
+	if (bm_rgroups_make(&g, keys, n))
+		goto out_free;
 	fputs(tio_units, f);
 	for (blk = 0; blk < TIO_NBLOCKS; blk++) {
 		if (!has[blk])
 			continue;
 		fprintf(f, "\n%s\n%s", tio_titles[blk], tio_head);
-		tio_block(f, rows, n, blk, 0, show_rep);
+		tio_block(f, rows, &g, blk, 0, show_rep);
 	}
 	fprintf(f, "\nLatency percentiles (milliseconds; bootmark's histogram, not in tiobench)\n%s",
 		tio_pct_head);
@@ -242,8 +239,11 @@ static void tio_print(FILE *f, const struct bm_rrow *rows, size_t n)
 			continue;
 		if (any++)
 			fputc('\n', f);
-		tio_block(f, rows, n, blk, 1, show_rep);
+		tio_block(f, rows, &g, blk, 1, show_rep);
 	}
+	bm_rgroups_free(&g);
+out_free:
+	free(keys);
 }
 
 const struct bm_report_ops report_tiobench_ops = {
