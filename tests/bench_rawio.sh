@@ -319,6 +319,7 @@ gstrace_step() {
 qemu_step() {
 	[ -x /usr/bin/fio ] || { fig rawio-qemu "rawio vs fio" "n/a: no /usr/bin/fio" - n/a; missing=1; return; }
 	: > "$work/figs"
+	disturbed=0
 	k=1
 	while [ $k -le "$BOOTS" ]; do
 		# boots alternate which side of a pair runs first
@@ -343,6 +344,15 @@ qemu_step() {
 			continue
 		fi
 		grep -a ' E ' "$log" | head -n 5 || true
+		# the host's load over the boot, as meta.json has it (docs/reliability.md)
+		meta=${log%results.log}meta.json
+		ld=$(tr ',{}' '\n\n\n' < "$meta" 2>/dev/null | awk -F': *' '
+			{ gsub(/[" ]/, "", $1); v[$1] = $2 }
+			END { printf "load %s to %s (max %s), others %.0f%% of the CPU, %s", v["load_avg1_start"],
+				v["load_avg1_end"], v["load_avg1_max"], v["load_cpu_others_pct"],
+				v["load_disturbed"] == "true" ? "disturbed" : "quiet" }')
+		echo "rawio bench: boot $k: $ld"
+		case $ld in *disturbed) disturbed=$((disturbed + 1)) ;; esac
 		# R records (rrecs, tests/bench_lib.sh) -> "pair side boot.rep iops cpu_us_per_io"
 		rrecs "$log" | awk -v k=$k '
 		{
@@ -357,6 +367,9 @@ qemu_step() {
 		k=$((k + 1))
 	done
 	echo "rawio bench: load after the boots: $(uptime | sed 's/.*load/load/')"
+	# a boot beside other QEMUs or with others over 10% of the CPU (meta.json's
+	# load_disturbed): its figures are taken, and said to be from a busy host
+	fig rawio-qemu "boots disturbed by other load on the host" "$disturbed/$BOOTS" 0 -
 	for e in $ENGINES; do
 		pair=$(pair_of $e)
 		ratio() {
