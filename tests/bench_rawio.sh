@@ -285,6 +285,8 @@ gstrace_step() {
 			split(k, a, SUBSEP); d = s[k] / n
 			if (d >= 0.005 || d <= -0.005) printf "%s %s %s %.3f\n", a[1], a[2], a[3], d
 		}
+		# a test traced at both sizes, even when it made no call per I/O (SQPOLL)
+		for (t in blk) if (blk[t] == 2) printf "%s io - 0\n", t
 	}' | sort > "$work/gstrace"
 	for e in $ENGINES; do
 		pair=$(pair_of $e)
@@ -297,6 +299,7 @@ gstrace_step() {
 		echo "rawio bench $e ($pair): system calls per I/O in the guest, the I/O thread" \
 			"(rawio, fio) and the other tasks (rawio, fio):"
 		awk -v p="$pair" '
+		$3 == "-" { next }
 		$1 == "raw-" p { r[$2, $3] = $4; nm[$3] = 1 }
 		$1 == "fio-" p { f[$2, $3] = $4; nm[$3] = 1 }
 		END {
