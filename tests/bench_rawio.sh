@@ -38,8 +38,10 @@
 # Knobs: BENCH_RAWIO_KERNEL (deb:6.1.0-53-amd64), BENCH_RAWIO_ENGINES (all eight),
 # BENCH_RAWIO_QD (16), BENCH_RAWIO_BATCH (4), BENCH_RAWIO_IOS (20000),
 # BENCH_RAWIO_SIZE (1G), BENCH_RAWIO_BOOTS (3), BENCH_RAWIO_REPEAT (2),
-# BENCH_RAWIO_POLLQ (2), BENCH_RAWIO_KARGS (tsc=reliable; set it empty for the guest's own
-# clock), BENCH_RAWIO_TRACE_IOS (500), BENCH_RAWIO_TRACE_KARGS (none),
+# BENCH_RAWIO_POLLQ (2; 1 with BENCH_RAWIO_ICOUNT), BENCH_RAWIO_KARGS (tsc=reliable; set it empty for the guest's own
+# clock), BENCH_RAWIO_ICOUNT (none; N: the timing boots under `--icount N`, the guest's
+# clock counting its instructions: one vCPU, figures the host's load does not move,
+# docs/bench.md), BENCH_RAWIO_TRACE_IOS (500), BENCH_RAWIO_TRACE_KARGS (none),
 # BENCH_RAWIO_STEPS ("strace gstrace qemu"), BENCH_RAWIO_FIO_OPTS (added to every fio
 # line of the guest steps, e.g. "gtod_reduce=1"), BENCH_RAWIO_KEEP=1 keeps the work
 # folder.  BM, BUILD, RUNNER as every part.  Exit 0 when all was measured, 1 when not,
@@ -64,6 +66,7 @@ TIOS=${BENCH_RAWIO_TRACE_IOS:-500}
 BOOTS=${BENCH_RAWIO_BOOTS:-3}
 KARGS=${BENCH_RAWIO_KARGS-tsc=reliable}
 TKARGS=${BENCH_RAWIO_TRACE_KARGS:-}
+ICOUNT=${BENCH_RAWIO_ICOUNT:-}
 FIOX=${BENCH_RAWIO_FIO_OPTS:-}
 missing=0
 
@@ -204,18 +207,21 @@ part() {
 		zstd -q -T1 -3 -c "$work/$1.cpio" > "$work/$1.cpio.zst"
 }
 
-# boot NAME SUITE KERNEL_WORDS: one boot of the suite on NVMe with the part NAME;
-# sets log (its results.log, empty when the boot left none) and con (console.log)
+# boot NAME SUITE KERNEL_WORDS [RUN_OPTION...]: one boot of the suite on NVMe with the
+# part NAME; sets log (its results.log, empty when the boot left none) and con
+# (console.log)
 boot() {
 	t0=$(date +%s)
 	rc=0
-	"$BM" run --kernel "$KERNEL nvme.poll_queues=$POLLQ $3" --disk-bus nvme \
-		--suite "$2" --fs ext4 --out "$work/$1.out" --configs "$work/cfg" \
-		--extra-initrd "$work/$1.cpio.zst" > "$work/$1.log" 2>&1 || rc=$?
-	echo "rawio bench: $1: bootmark run exit $rc, $(($(date +%s) - t0)) s"
-	log=$(ls "$work/$1.out"/*/results.log 2>/dev/null | head -n 1) || true
+	n=$1 st=$2 kw=$3
+	shift 3
+	"$BM" run "$@" --kernel "$KERNEL $kw" --disk-bus nvme \
+		--suite "$st" --fs ext4 --out "$work/$n.out" --configs "$work/cfg" \
+		--extra-initrd "$work/$n.cpio.zst" > "$work/$n.log" 2>&1 || rc=$?
+	echo "rawio bench: $n: bootmark run exit $rc, $(($(date +%s) - t0)) s"
+	log=$(ls "$work/$n.out"/*/results.log 2>/dev/null | head -n 1) || true
 	con=${log%results.log}console.log
-	[ -n "$log" ] || tail -n 20 "$work/$1.log"
+	[ -n "$log" ] || tail -n 20 "$work/$n.log"
 }
 
 # pairs IOS: every engine's rawio line, then its fio line
@@ -259,7 +265,7 @@ gstrace_step() {
 	part trace || { fig rawio-gstrace "rawio vs fio" "n/a: the fio part" - n/a; missing=1; return; }
 	echo "rawio bench: strace in the guest, $KERNEL nvme.poll_queues=$POLLQ $TKARGS," \
 		"$TIOS and $((2 * TIOS)) random 4k reads per side and engine"
-	boot trace rawtrace "$TKARGS bootmark.strace=/usr/bin/strace"
+	boot trace rawtrace "nvme.poll_queues=$POLLQ $TKARGS bootmark.strace=/usr/bin/strace"
 	[ -n "$log" ] && [ -f "$con" ] || { fig rawio-gstrace "rawio vs fio" "n/a: no boot" - n/a; missing=1; return; }
 	# "bootmark-runner: strace raw TEST 1: TASK CALLS NAME", the two sizes of a test
 	# in suite order; per size the task that set up the ring or aio context (SQPOLL's
@@ -323,6 +329,9 @@ qemu_step() {
 	[ -x /usr/bin/fio ] || { fig rawio-qemu "rawio vs fio" "n/a: no /usr/bin/fio" - n/a; missing=1; return; }
 	: > "$work/figs"
 	disturbed=0
+	# --icount runs one vCPU, and NVMe takes fewer poll queues than CPUs
+	pq=$POLLQ
+	[ -z "$ICOUNT" ] || [ -n "${BENCH_RAWIO_POLLQ:-}" ] || pq=1
 	k=1
 	while [ $k -le "$BOOTS" ]; do
 		# boots alternate which side of a pair runs first
@@ -337,9 +346,11 @@ qemu_step() {
 		} > "$work/cfg/suites/rawpair"
 		part bench$k || { fig rawio-qemu "rawio vs fio" "n/a: the fio part" - n/a; missing=1; return; }
 		echo "rawio bench: boot $k of $BOOTS ($first first), $(uptime | sed 's/.*load/load/')," \
-			"$KERNEL nvme.poll_queues=$POLLQ $KARGS, NVMe, $IOS random 4k reads per test," \
+			"$KERNEL nvme.poll_queues=$pq $KARGS${ICOUNT:+, --icount $ICOUNT}, NVMe," \
+			"$IOS random 4k reads per test," \
 			"qd $QD batch $B, $REPEAT repeats"
-		boot bench$k rawpair "$KARGS"
+		# shellcheck disable=SC2086 # no option, or --icount N
+		boot bench$k rawpair "nvme.poll_queues=$pq $KARGS" ${ICOUNT:+--icount $ICOUNT}
 		if [ -z "$log" ]; then
 			fig rawio-qemu "rawio vs fio, boot $k" "n/a: no boot" - n/a
 			missing=1
