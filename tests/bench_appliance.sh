@@ -55,14 +55,16 @@ na() {
 	exit 1
 }
 
-if [ ! -x /usr/bin/fio ]; then
-	echo "appliance bench: installing fio"
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -q fio >/dev/null 2>&1 || {
-		echo "appliance bench: skipped: fio could not be installed"
-		fig engine-qemu "appliance vs fio" "n/a: no fio" "-" n/a
+# fio and strace: initramfs/bench.list carries both (strace for the runner's strace=)
+for tool in fio strace; do
+	[ -x /usr/bin/$tool ] && continue
+	echo "appliance bench: installing $tool"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q $tool >/dev/null 2>&1 || {
+		echo "appliance bench: skipped: $tool could not be installed"
+		fig engine-qemu "appliance vs fio" "n/a: no $tool" "-" n/a
 		exit 77
 	}
-fi
+done
 for f in "$BM" "$BUILD/bm-mkinitramfs"; do
 	[ -x "$f" ] || na "no $f (make O=$BUILD)"
 done

@@ -240,7 +240,7 @@ static void test_nvme_prep(void)
 struct rio_q {
 	char log[512];
 	unsigned queued, inflight, slots[64], nslots;
-	int sync;
+	int sync, nostamp;          /* nostamp: hands I/O over as SQPOLL does */
 };
 
 static void rec(struct rio_q *q, const char *fmt, unsigned a, unsigned b)
@@ -267,6 +267,7 @@ static int fake_commit(struct rio_q *q, struct rio_count *c)
 {
 	rec(q, "c%u ", q->queued, 0);
 	q->inflight += q->queued;
+	rio_issued(c, q->queued, !q->nostamp);
 	q->queued = 0;
 	return 0;
 }
@@ -290,19 +291,29 @@ static const struct rio_engine fake = {
 	.queue = fake_queue, .commit = fake_commit, .getevents = fake_getevents,
 };
 
+static void loop_case_stamp(unsigned qd, unsigned s, unsigned c, unsigned ios, int sync,
+			    int nostamp, const char *want, const char *what);
+
 static void loop_case(unsigned qd, unsigned s, unsigned c, unsigned ios, int sync,
 		      const char *want, const char *what)
+{
+	loop_case_stamp(qd, s, c, ios, sync, 0, want, what);
+}
+
+static void loop_case_stamp(unsigned qd, unsigned s, unsigned c, unsigned ios, int sync,
+			    int nostamp, const char *want, const char *what)
 {
 	static struct rio_q q;
 	struct rio_job j = { .qd = qd, .submit = s, .complete = c, .ios = ios, .nblocks = 100,
 			     .bs = 4096, .seed = 1 };
 	struct rio_engine e = fake;
 	struct rawio_sum sum;
-	struct bm_lat *lat = malloc(sizeof(*lat));
+	struct rawio_lats *lat = malloc(sizeof(*lat));
 	size_t n;
 
 	memset(&q, 0, sizeof(q));
 	q.sync = sync;
+	q.nostamp = nostamp;
 	if (sync)
 		e.commit = NULL;
 	TAP_EQ_INT(rio_loop(&e, &q, &j, &sum, lat), 0, what);
@@ -311,7 +322,14 @@ static void loop_case(unsigned qd, unsigned s, unsigned c, unsigned ios, int syn
 		q.log[n - 1] = '\0';
 	TAP_EQ_STR(q.log, want, what);
 	TAP_EQ_INT(sum.ios, ios, "every I/O counted done");
-	tap_ok(lat->n == ios, "a latency per I/O");
+	tap_ok(lat->lat.n == ios, "a latency per I/O");
+	/* fio 3.33: psync has an issue time (clat) but no slat; a batch engine
+	 * both; SQPOLL neither */
+	tap_ok(lat->clat.n == (nostamp ? 0 : ios) && lat->slat.n == (sync || nostamp ? 0 : ios),
+	       "clat %llu and slat %llu samples (%s)", (unsigned long long)lat->clat.n,
+	       (unsigned long long)lat->slat.n, sync ? "psync" : nostamp ? "SQPOLL" : "batches");
+	tap_ok(lat->clat.n == 0 || lat->clat.max_ns <= lat->lat.max_ns,
+	       "issue to reaped is within start to reaped");
 	free(lat);
 }
 
@@ -328,6 +346,9 @@ static void test_loop(void)
 	loop_case(4, 4, 1, 6, 0, "q q q q c4 c0 g1/1 q c1 g1/1 q c1 g1/1 c0 g3/3",
 		  "qd 4, batch 4x1: the wait commits (fio's stale queued count)");
 	loop_case(1, 1, 1, 3, 1, "q q q", "psync: one call per I/O, nothing else");
+	loop_case_stamp(4, 2, 2, 10, 0, 1, "q q c2 q q c2 c0 g2/2 q q c2 c0 g2/2 q q c2 c0 g2/2 "
+			"q q c2 c0 g2/2 c0 g2/2", "qd 4, batch 2x2, handed over without an issue "
+			"time (SQPOLL)");
 	tap_ok(rio_next_block(&(uint64_t){ 7 }, 10) < 10, "offsets stay inside the region");
 }
 
@@ -377,7 +398,7 @@ static void run_engine(const char *dir, const char *engine, const char *extra)
 			     .bs = 4096, .seed = 99 };
 	struct rawio_test t;
 	struct rawio_sum sum;
-	struct bm_lat *lat = malloc(sizeof(*lat));
+	struct rawio_lats *lat = malloc(sizeof(*lat));
 	const struct rio_engine *e;
 	uint64_t want = 99, got;
 	struct rio_q *q = NULL;
@@ -402,6 +423,14 @@ static void run_engine(const char *dir, const char *engine, const char *extra)
 		       tu_mval(&r, "cpu_io_all") >= tu_mval(&r, "cpu_io") * 0.9,
 		       "%s: 300 I/Os, IOPS, latencies", r.test);
 		rawio_test_of(o, i, &t);
+		/* fio's split: clat for all but SQPOLL, slat for the batch engines */
+		tap_ok((t.engine == RIO_SQPOLL) == (tu_mval(&r, "clat_p50") < 0) &&
+		       (t.engine == RIO_SQPOLL || t.engine == RIO_PSYNC) ==
+		       (tu_mval(&r, "slat_avg") < 0) &&
+		       (tu_mval(&r, "clat_p50") < 0 ||
+			tu_mval(&r, "clat_avg") <= tu_mval(&r, "lat_avg")),
+		       "%s: clat %g, slat %g ms (none: -1)", r.test, tu_mval(&r, "clat_avg"),
+		       tu_mval(&r, "slat_avg"));
 		if (t.engine == RIO_PSYNC)
 			tap_ok(tu_mval(&r, "submits") == 300 && tu_mval(&r, "waits") == 0,
 			       "%s: one pread or pwrite per I/O", r.test);

@@ -391,7 +391,7 @@ static int measure(struct fsrun *r, struct test_ref *t, struct bm_result *res)
 	struct drop_arg d = { .r = r, .t = t };
 	struct measure_env env = {
 		.em = r->em, .disk = r->disk->name, .hz = r->hz, .drop = fsrun_drop,
-		.drop_arg = &d, .rusage = 1,
+		.drop_arg = &d, .rusage = 1, .strace = r->cfg->strace[0] ? r->cfg->strace : NULL,
 	};
 	/* a raw job gets the disk and no mount point (wl.h) */
 	struct wl_ctx ctx = {

@@ -2,12 +2,14 @@
 /* The measurement window of one test (measure.h). */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <sys/resource.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "log.h"
 #include "measure.h"
+#include "sctrace.h"
 #include "stats.h"
 #include "sysstat.h"
 
@@ -55,8 +57,9 @@ int measure_test(const struct measure_env *env, const struct wl_ops *w, const vo
 	struct sysstat_snap a, b;
 	struct bm_result own;
 	struct bm_cpu c0, c1;
+	struct sctrace tr = { 0 };
 	unsigned i;
-	int ret = 0, prepared;
+	int ret = 0, prepared, r;
 
 	emit_phase(env->em, "prepare", ec);
 	prepared = w->prepare && (!w->prepares || w->prepares(o, idx));
@@ -73,12 +76,16 @@ int measure_test(const struct measure_env *env, const struct wl_ops *w, const vo
 	}
 	memset(&own, 0, sizeof(own));
 	emit_phase(env->em, "run", ec);
+	if (env->strace && (r = sctrace_start(&tr, env->strace)))
+		rlog(RLOG_ERR, "strace %s: %s: the test runs untraced", env->strace, strerror(-r));
 	if (sysstat_begin(&a, "/proc", disk) && env->disk)
 		rlog(RLOG_INFO, "no /proc/stat or diskstats entry for %s", disk);
 	bm_cpu_now(&c0, RUSAGE_SELF);
 	ret = w->run(ctx, o, idx, &own);
 	bm_cpu_now(&c1, RUSAGE_SELF);
 	sysstat_end(&b, "/proc", disk);
+	if (tr.pid && (r = sctrace_stop(&tr, stderr, ec->fs ? ec->fs : "-", ec->test, ec->rep)))
+		rlog(RLOG_ERR, "strace %s: no summary: %s", env->strace, strerror(-r));
 	if (w->inspect)
 		w->inspect(ctx, o, idx, &own);
 	add_window(env, &a, &b, res);

@@ -34,6 +34,10 @@ struct measure_env {
 	 * utime/stime are the whole machine's.  Both modes set it: it is
 	 * how bootmark's own cost is compared with fio's (docs/bench.md). */
 	int rusage;
+	/* The runner option strace= (sctrace.h): strace's path, and every
+	 * run() is counted by strace -f -c, attached just before the window
+	 * opens and stopped just after it closes; NULL: no tracing. */
+	const char *strace;
 };
 
 /* Fills res (already described) with the window's and the workload's

@@ -71,6 +71,10 @@ const struct bm_opt runner_opts[] = {
 	  .help = "tests only: after HELLO, crash the kernel (panic), freeze the runner and "
 		  "its watchdog feeding (hang), or flood /dev/kmsg for the rest of the run while "
 		  "the suite goes on (kmsg)" },
+	OPT_STR("strace", strace, "",
+		"diagnostics (benchmark image): strace's path; each test's run() is then counted by "
+		"strace -f -c, its summary on the console (docs/bench.md): timings of such a boot "
+		"are no figures"),
 	BM_OPT_END
 };
 

@@ -39,6 +39,7 @@ struct runner_cfg {
 	int lava;              /* also one M record per metric (LAVA monitors) */
 	char fault[16];        /* tests only: none | panic | hang | kmsg, after HELLO */
 	long long aslr;        /* kernel.randomize_va_space for the run */
+	char strace[64];       /* diagnostics: strace's path, every run() counted (sctrace.h) */
 };
 
 extern const struct bm_opt runner_opts[];

@@ -29,11 +29,26 @@ struct rio_ev {
 	int32_t res;
 };
 
-/* System calls, as the metrics count them. */
+/* System calls, as the metrics count them, and the loop's hook for the
+ * I/Os an engine hands to the kernel. */
 struct rio_count {
 	uint64_t submits;         /* calls that submitted I/O: pread/pwrite too */
 	uint64_t waits;           /* calls that waited for or reaped completions */
+	/* Called by an asynchronous engine after each call that handed the
+	 * n oldest queued I/Os to the kernel, with stamp 1: the loop reads the
+	 * clock once and that is their issue time (fio 3.33's
+	 * fio_libaio_queued() and fio_ioring_queued(), one fio_gettime() per
+	 * submitting call); stamp 0 when they were handed over without one
+	 * (SQPOLL: fio_ioring_commit() returns before fio_ioring_queued()).
+	 * NULL: nobody is told (a probe). */
+	void (*issued)(struct rio_count *c, unsigned n, int stamp);
 };
+
+static inline void rio_issued(struct rio_count *c, unsigned n, int stamp)
+{
+	if (c->issued && n)
+		c->issued(c, n, stamp);
+}
 
 struct rio_q;
 
@@ -73,10 +88,10 @@ struct rio_job {
 /* The next random block (xorshift64*, as aio's shuffle; fio's norandommap). */
 uint64_t rio_next_block(uint64_t *state, uint64_t nblocks);
 
-/* Runs the job on an engine that is set up: fills sum (lat must hold a
- * struct bm_lat), even after an error; 0 or the first -errno. */
+/* Runs the job on an engine that is set up: fills sum and lat, even after
+ * an error; 0 or the first -errno. */
 int rio_loop(const struct rio_engine *e, struct rio_q *q, const struct rio_job *j,
-	     struct rawio_sum *sum, struct bm_lat *lat);
+	     struct rawio_sum *sum, struct rawio_lats *lat);
 
 /*
  * NVMe passthrough (include/uapi/linux/nvme_ioctl.h), spelled out: the

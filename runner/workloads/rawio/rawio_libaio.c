@@ -4,8 +4,9 @@
  * (fio_libaio_post_init); ->queue puts the slot's iocb, prepared by
  * io_prep_pread/io_prep_pwrite (fio_libaio_prep), in a ring of qd iocb
  * pointers (fio_libaio_queue); ->commit hands the queued ones to
- * io_submit, in two calls when they wrap the ring's end
- * (fio_libaio_commit); ->getevents is io_getevents(min, max) with no
+ * io_submit, in two calls when they wrap the ring's end, the issue time
+ * read after each call that took some (fio_libaio_commit,
+ * fio_libaio_queued); ->getevents is io_getevents(min, max) with no
  * timeout (fio_libaio_getevents; userspace_reap is off by default).
  */
 #include <errno.h>
@@ -100,6 +101,7 @@ static int libaio_commit(struct rio_q *q, struct rio_count *c)
 		if (r > 0) {
 			q->queued -= (unsigned)r;
 			q->tail = (q->tail + (unsigned)r) % q->qd;
+			rio_issued(c, (unsigned)r, 1);     /* fio_libaio_queued() */
 		} else if (r == -EAGAIN) {
 			return 0;        /* fio: let the caller reap, then try again */
 		} else if (r != -EINTR && r != 0) {

@@ -14,10 +14,18 @@
  *   at the end: io_u_queued_complete(depth): whatever is in flight.
  *
  * C is iodepth_batch_complete_min = _max (fio's iodepth_batch_complete sets
- * both).  Each I/O's latency runs from its start time to the clock read
- * once per reaped batch (fio's io_u->start_time and icd->time: "lat").
+ * both).  The clock is read where fio 3.33 reads it for its latencies: an
+ * I/O's start (get_io_u: io_u->start_time), its issue (a synchronous
+ * engine's before ->queue, td_io_queue; an asynchronous one's once per
+ * call that submitted, from the engine: rio_issued()) and once per reaped
+ * batch (init_icd: icd->time).  lat is start to reaped, clat issue to
+ * reaped, slat start to issue (wl_rawio.h).  fio's other reads of the
+ * clock per I/O are no measurement and rawio has no reason for them: the
+ * runtime check at the top of do_io() (update_ts_cache) and the rate
+ * check of get_rw_ddir() (rate_ddir, dropped without a rate in fio 3.34).
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -40,11 +48,31 @@ struct rio_state {
 	unsigned tdq;            /* fio's td->io_u_queued */
 	unsigned nfree, *freel;  /* free slots, a stack */
 	uint64_t *start;         /* start time of each slot's I/O, ns */
+	uint64_t *issue;         /* its issue time; 0: none (SQPOLL) */
+	unsigned *pend;          /* queued, not yet handed to the kernel: a FIFO */
+	unsigned phead, npend;
 	struct rio_ev *ev;
-	struct rio_count cnt;
+	struct rio_count cnt;    /* issued() finds the state from it */
 	uint64_t done;
-	struct bm_lat *lat;
+	struct rawio_lats *lat;
 };
+
+/* The engine handed the npend oldest queued I/Os to the kernel (rio_count). */
+static void issued(struct rio_count *c, unsigned n, int stamp)
+{
+	struct rio_state *s = (struct rio_state *)((char *)c - offsetof(struct rio_state, cnt));
+	uint64_t now = stamp ? bm_now_ns() : 0;
+	unsigned slot;
+
+	for (; n && s->npend; n--) {
+		slot = s->pend[s->phead];
+		s->phead = (s->phead + 1) % s->j->qd;
+		s->npend--;
+		s->issue[slot] = now;
+		if (stamp)
+			bm_lat_add(&s->lat->slat, now - s->start[slot]);  /* io_u_queued() */
+	}
+}
 
 /* One I/O finished at now: its bytes or -errno. */
 static int finish(struct rio_state *s, unsigned slot, int32_t res, uint64_t now)
@@ -55,7 +83,9 @@ static int finish(struct rio_state *s, unsigned slot, int32_t res, uint64_t now)
 		return res;
 	if ((uint32_t)res != s->j->bs)
 		return -EIO;      /* a short transfer: fio's resid, here an error */
-	bm_lat_add(s->lat, now - s->start[slot]);
+	bm_lat_add(&s->lat->lat, now - s->start[slot]);
+	if (s->issue[slot])
+		bm_lat_add(&s->lat->clat, now - s->issue[slot]);
 	s->done++;
 	return 0;
 }
@@ -103,6 +133,8 @@ static int issue(struct rio_state *s, uint64_t *rng)
 
 	s->start[slot] = bm_now_ns();
 	s->depth++;
+	/* td_io_queue: a synchronous engine's issue time, before ->queue */
+	s->issue[slot] = s->e->commit ? 0 : bm_now_ns();
 	r = s->e->queue(s->q, slot, off, j->write, &res, &s->cnt);
 	if (r < 0) {
 		s->freel[s->nfree++] = slot;
@@ -111,6 +143,7 @@ static int issue(struct rio_state *s, uint64_t *rng)
 	}
 	if (r == 1)
 		return finish(s, slot, res, bm_now_ns());
+	s->pend[(s->phead + s->npend++) % j->qd] = slot;
 	/* td_io_commit at the submit batch; it needs depth and a count */
 	if (++s->tdq >= j->submit) {
 		r = s->e->commit(s->q, &s->cnt);
@@ -122,21 +155,25 @@ static int issue(struct rio_state *s, uint64_t *rng)
 }
 
 int rio_loop(const struct rio_engine *e, struct rio_q *q, const struct rio_job *j,
-	     struct rawio_sum *sum, struct bm_lat *lat)
+	     struct rawio_sum *sum, struct rawio_lats *lat)
 {
-	struct rio_state s = { .e = e, .q = q, .j = j, .lat = lat };
-	uint64_t rng = j->seed ? j->seed : 1, issued = 0, t0;
+	struct rio_state s = { .e = e, .q = q, .j = j, .lat = lat, .cnt = { .issued = issued } };
+	uint64_t rng = j->seed ? j->seed : 1, nissued = 0, t0;
 	unsigned i;
 	int ret = 0, r;
 
 	memset(sum, 0, sizeof(*sum));
-	bm_lat_init(lat);
+	bm_lat_init(&lat->lat);
+	bm_lat_init(&lat->clat);
+	bm_lat_init(&lat->slat);
 	sum->lat = lat;
 	sum->bs = j->bs;
 	s.freel = calloc(j->qd, sizeof(*s.freel));
 	s.start = calloc(j->qd, sizeof(*s.start));
+	s.issue = calloc(j->qd, sizeof(*s.issue));
+	s.pend = calloc(j->qd, sizeof(*s.pend));
 	s.ev = calloc(j->qd, sizeof(*s.ev));
-	if (!s.freel || !s.start || !s.ev) {
+	if (!s.freel || !s.start || !s.issue || !s.pend || !s.ev) {
 		ret = -ENOMEM;
 		goto out_free;
 	}
@@ -147,10 +184,10 @@ int rio_loop(const struct rio_engine *e, struct rio_q *q, const struct rio_job *
 	bm_cpu_now(&sum->all0, RUSAGE_SELF);
 	bm_cpu_now(&sum->cpu0, RUSAGE_THREAD);
 	t0 = bm_now_ns();
-	while (issued < j->ios && !ret) {
+	while (nissued < j->ios && !ret) {
 		if (s.depth < j->qd) {
 			ret = issue(&s, &rng);
-			issued++;
+			nissued++;
 		}
 		if (!ret && s.depth == j->qd)
 			ret = reap(&s, j->complete < s.depth ? j->complete : s.depth);
@@ -173,6 +210,8 @@ out_free:
 	sum->waits = s.cnt.waits;
 	free(s.freel);
 	free(s.start);
+	free(s.issue);
+	free(s.pend);
 	free(s.ev);
 	return ret;
 }

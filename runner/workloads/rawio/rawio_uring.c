@@ -17,8 +17,10 @@
  *   cmd_op NVME_URING_CMD_IO and the NVMe command in the SQE's last 80
  *   bytes), then the slot into the SQ ring's array (fio_ioring_queue);
  * - ->commit (fio_ioring_commit): io_uring_enter(queued, 0, GETEVENTS)
- *   until all are taken; with SQPOLL only when the ring says NEED_WAKEUP,
- *   as io_uring_enter(queued, 0, SQ_WAKEUP);
+ *   until all are taken, their issue time read after each call that took
+ *   some (fio_ioring_queued); with SQPOLL only when the ring says
+ *   NEED_WAKEUP, as io_uring_enter(queued, 0, SQ_WAKEUP), and no issue
+ *   time (fio 3.33 returns before fio_ioring_queued there);
  * - ->getevents (fio_ioring_getevents): reap up to max from the CQ ring;
  *   while fewer than min, io_uring_enter(0, min left, GETEVENTS), or, with
  *   SQPOLL, spin on the ring.  A passthrough completion's res is the NVMe
@@ -236,15 +238,18 @@ static int uring_commit(struct rio_q *q, struct rio_count *c)
 			if (r < 0)
 				return r;
 		}
+		/* fio 3.33 stamps no issue time here (fio_ioring_commit()) */
+		rio_issued(c, q->queued, 0);
 		q->queued = 0;
 		return 0;
 	}
 	while (q->queued) {
 		r = uring_enter(q->u.fd, q->queued, 0, URING_ENTER_GETEVENTS);
 		c->submits++;
-		if (r > 0)
+		if (r > 0) {
 			q->queued -= (unsigned)r;
-		else if (r == -EAGAIN || r == -EINTR)
+			rio_issued(c, (unsigned)r, 1);     /* fio_ioring_queued() */
+		} else if (r == -EAGAIN || r == -EINTR)
 			usleep(1);
 		else if (r < 0)
 			return r;

@@ -80,14 +80,24 @@ void rawio_add_metrics(struct bm_result *r, const struct rawio_sum *s)
 	double cpu = (s->cpu1.user_s - s->cpu0.user_s) + (s->cpu1.sys_s - s->cpu0.sys_s);
 	double all = (s->all1.user_s - s->all0.user_s) + (s->all1.sys_s - s->all0.sys_s);
 	double secs = s->secs > 0 ? s->secs : 0;
+	const struct bm_lat *lat = &s->lat->lat, *clat = &s->lat->clat;
 
 	bm_result_add(r, "iops", secs ? (double)s->ios / secs : 0, "ops/s");
 	bm_result_add(r, "bw", secs ? (double)s->ios * s->bs / 1048576.0 / secs : 0, "MiB/s");
-	bm_result_add(r, "lat_avg", bm_lat_mean(s->lat) / 1e6, "ms");
-	bm_result_add(r, "lat_p50", (double)bm_lat_percentile(s->lat, 50.0) / 1e6, "ms");
-	bm_result_add(r, "lat_p99", (double)bm_lat_percentile(s->lat, 99.0) / 1e6, "ms");
-	bm_result_add(r, "lat_p999", (double)bm_lat_percentile(s->lat, 99.9) / 1e6, "ms");
-	bm_result_add(r, "lat_max", s->lat->n ? (double)s->lat->max_ns / 1e6 : 0, "ms");
+	bm_result_add(r, "lat_avg", bm_lat_mean(lat) / 1e6, "ms");
+	bm_result_add(r, "lat_p50", (double)bm_lat_percentile(lat, 50.0) / 1e6, "ms");
+	bm_result_add(r, "lat_p99", (double)bm_lat_percentile(lat, 99.0) / 1e6, "ms");
+	bm_result_add(r, "lat_p999", (double)bm_lat_percentile(lat, 99.9) / 1e6, "ms");
+	bm_result_add(r, "lat_max", lat->n ? (double)lat->max_ns / 1e6 : 0, "ms");
+	/* fio's defaults report clat with percentiles and slat's mean */
+	if (clat->n) {
+		bm_result_add(r, "clat_avg", bm_lat_mean(clat) / 1e6, "ms");
+		bm_result_add(r, "clat_p50", (double)bm_lat_percentile(clat, 50.0) / 1e6, "ms");
+		bm_result_add(r, "clat_p99", (double)bm_lat_percentile(clat, 99.0) / 1e6, "ms");
+		bm_result_add(r, "clat_p999", (double)bm_lat_percentile(clat, 99.9) / 1e6, "ms");
+	}
+	if (s->lat->slat.n)
+		bm_result_add(r, "slat_avg", bm_lat_mean(&s->lat->slat) / 1e6, "ms");
 	bm_result_add(r, "cpu_io", s->ios ? cpu * 1e6 / (double)s->ios : 0, "us");
 	bm_result_add(r, "cpu_io_all", s->ios ? all * 1e6 / (double)s->ios : 0, "us");
 	bm_result_add(r, "usr", secs ? 100.0 * (s->cpu1.user_s - s->cpu0.user_s) / secs : 0, "%");
@@ -274,7 +284,7 @@ static int engine_probe(const struct rawio_opts *o, const struct rawio_test *t,
 			     .bs = (unsigned)o->bs, .seed = RIO_SEED };
 	struct rawio_test one = *t;
 	struct rawio_sum sum;
-	struct bm_lat *lat = malloc(sizeof(*lat));
+	struct rawio_lats *lat = malloc(sizeof(*lat));
 	unsigned char *buf = NULL;
 	struct rio_q *q = NULL;
 	int ret;
@@ -340,7 +350,7 @@ static int rawio_run(struct wl_ctx *ctx, const void *opts, int idx, struct bm_re
 	struct rawio_test t;
 	struct rawio_sum sum;
 	struct rio_job j;
-	struct bm_lat *lat;
+	struct rawio_lats *lat;
 	unsigned char *buf = NULL;
 	struct rio_q *q = NULL;
 	char why[300] = "";

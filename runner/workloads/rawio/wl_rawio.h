@@ -73,6 +73,16 @@ int rawio_test_of(const struct rawio_opts *o, int idx, struct rawio_test *t);
 void rawio_label(char *buf, size_t len, const struct rawio_test *t, uint64_t bs);
 extern const struct bm_report_ops report_rawio_ops;
 
+/* Per-I/O latencies, as fio 3.33 splits them: lat from the I/O's start
+ * (get_io_u) to the clock read when its batch is reaped; clat from its
+ * issue time to the same; slat from start to issue.  The issue time is
+ * psync's before its pread/pwrite (td_io_queue: clat, no slat), a batch
+ * engine's after the call that submitted it (slat and clat); SQPOLL has
+ * none (fio 3.33 takes none there). */
+struct rawio_lats {
+	struct bm_lat lat, clat, slat;
+};
+
 /* What one test measured. */
 struct rawio_sum {
 	double secs;                 /* first queue to last completion */
@@ -82,9 +92,10 @@ struct rawio_sum {
 	struct bm_cpu cpu0, cpu1, all0, all1;
 	uint64_t ios, bs;
 	uint64_t submits, waits;     /* calls that submitted, that waited */
-	const struct bm_lat *lat;    /* queue to reaped, per I/O */
+	const struct rawio_lats *lat;
 };
-/* iops, bw, lat_*, cpu_io, cpu_io_all, usr, sys, time, ios, submits, waits. */
+/* iops, bw, lat_*, clat_* and slat_avg (when there are samples), cpu_io,
+ * cpu_io_all, usr, sys, time, ios, submits, waits. */
 void rawio_add_metrics(struct bm_result *r, const struct rawio_sum *s);
 
 #endif
