@@ -141,11 +141,11 @@ decoy_md() {
 		-machine q35 $bios -m 512 -smp 1 -accel tcg -cpu max \
 		-kernel "$1" -initrd "$2/decoy.cpio" -append "console=ttyS0 panic=-1 quiet" \
 		-serial "file:$2/decoy-console.log" \
-		-drive "file=$3,if=none,id=m0,format=raw" -device virtio-blk-pci,drive=m0 \
-		-drive "file=$4,if=none,id=m1,format=raw" -device virtio-blk-pci,drive=m1 \
+		-drive "file=$3,if=none,id=m0,format=raw" -device virtio-blk-pci,drive=m0,serial=MD090 \
+		-drive "file=$4,if=none,id=m1,format=raw" -device virtio-blk-pci,drive=m1,serial=MD10 \
 		>"$2/decoy-qemu.log" 2>&1
-	if ! grep -aq "decoy: md 0.90 on /dev/vda" "$2/decoy-console.log" ||
-		! grep -aq "decoy: md 1.0 on /dev/vdb" "$2/decoy-console.log"; then
+	if ! grep -aq "decoy: md 0.90 on /dev/vd" "$2/decoy-console.log" ||
+		! grep -aq "decoy: md 1.0 on /dev/vd" "$2/decoy-console.log"; then
 		echo "mdadm in the VM failed (see $2/decoy-console.log)"
 		return 1
 	fi

@@ -204,7 +204,7 @@ check "foreign-target: left as it was" '[ "$(e2label "$target" 2>/dev/null)" = s
 boot read-only "-drive file=$target,if=none,id=d0,format=raw,readonly=on \
 -device virtio-blk-pci,drive=d0,serial=BMSCRATCH0 $decoy_blk" \
 	"bootmark.disk_serial=BMSCRATCH0 bootmark.disk_wipe=BMSCRATCH0"
-refused read-only "/dev/vda is read-only"
+refused read-only "is read-only"
 check "read-only: the contents are not the reason" \
 	'! head -n 1 "$out/read-only/parse.txt" | grep -q "holds"'
 check "read-only: left as it was" '[ "$(e2label "$target" 2>/dev/null)" = scratch ]'
@@ -392,7 +392,7 @@ else
 $decoy_blk" "bootmark.disk_serial=BMSCRATCH0 bootmark.fs=xfs"
 	made_as reuse-reiserfs xfs -L
 	check "reuse-reiserfs: mkfs.xfs's discard took the mark, the runner wrote it again" \
-		'grep -aq "mkfs.xfs left /dev/vda without bootmark.s ownership mark .*: written again" \
+		'grep -aq "mkfs.xfs left /dev/vd[a-z] without bootmark.s ownership mark .*: written again" \
 		 "$out/reuse-reiserfs/console.log"'
 	boot reuse-xfs "$(vblk BMSCRATCH0 "$target" d0) $decoy_blk" \
 		"bootmark.disk_serial=BMSCRATCH0 bootmark.fs=jfs"
