@@ -10,7 +10,8 @@
 #   suite      smoke suite per kernel and fs, seeds growth,       (tests/bench_suite.sh)
 #              serial bytes per record, CoV over 5 repeats
 #   appliance  bootmark against fio inside the appliance (TCG)    (tests/bench_appliance.sh)
-#   rawio      rawio against fio 3.33: strace of both on the host, (tests/bench_rawio.sh)
+#   rawio      rawio against fio 3.33: strace, callgrind of both (tests/bench_rawio.sh)
+#              on the host, system calls per I/O in the guest,
 #              IOPS and CPU per I/O in the appliance on NVMe
 #   host       bootmark host mode against fio 3.33                (tests/bench_host.sh)
 #   fidelity   against dbench 4.0, bonnie++ 2.00a, coreutils dd   (tests/bench_fidelity.sh)

@@ -12,6 +12,9 @@
 #    are counted, not compared: whether a wait finds the completions already in the
 #    ring is timing (and with SQPOLL so is every io_uring_enter).  The polled and
 #    passthrough engines need an NVMe disk: step 2 has them.
+#    Then (section rawio-callgrind, step callgrind) the user-space instructions per I/O
+#    of each side under valgrind --tool=callgrind, at N and 2 x N I/Os (the difference
+#    over N): what each program does around the same system calls.  Reported, no target.
 # 2. the same inside the guest, counted (section rawio-gstrace, step gstrace): one boot
 #    with the runner's strace= (every pair at TIOS and 2 x TIOS I/Os; per I/O the
 #    difference over TIOS, per task: the I/O thread and the others).  The guest's own
@@ -42,7 +45,8 @@
 # clock), BENCH_RAWIO_ICOUNT (none; N: the timing boots under `--icount N`, the guest's
 # clock counting its instructions: one vCPU, figures the host's load does not move,
 # docs/bench.md), BENCH_RAWIO_TRACE_IOS (500), BENCH_RAWIO_TRACE_KARGS (none),
-# BENCH_RAWIO_STEPS ("strace gstrace qemu"), BENCH_RAWIO_FIO_OPTS (added to every fio
+# BENCH_RAWIO_CALLGRIND_IOS (5000), BENCH_RAWIO_STEPS ("strace callgrind gstrace qemu"),
+# BENCH_RAWIO_FIO_OPTS (added to every fio
 # line of the guest steps, e.g. "gtod_reduce=1"), BENCH_RAWIO_KEEP=1 keeps the work
 # folder.  BM, BUILD, RUNNER as every part.  Exit 0 when all was measured, 1 when not,
 # 77 when fio or strace is absent and cannot be installed.
@@ -61,7 +65,8 @@ IOS=${BENCH_RAWIO_IOS:-20000}
 SIZE=${BENCH_RAWIO_SIZE:-1G}
 REPEAT=${BENCH_RAWIO_REPEAT:-2}
 POLLQ=${BENCH_RAWIO_POLLQ:-2}
-STEPS=${BENCH_RAWIO_STEPS:-"strace gstrace qemu"}
+STEPS=${BENCH_RAWIO_STEPS:-"strace callgrind gstrace qemu"}
+CGIOS=${BENCH_RAWIO_CALLGRIND_IOS:-5000}
 TIOS=${BENCH_RAWIO_TRACE_IOS:-500}
 BOOTS=${BENCH_RAWIO_BOOTS:-3}
 KARGS=${BENCH_RAWIO_KARGS-tsc=reliable}
@@ -194,6 +199,62 @@ strace_step() {
 		fi
 		fig rawio-strace "$e waiting calls rawio/fio" "$wr/$wf" - -
 		[ "$nr" -gt 0 ] || missing=1
+	done
+}
+
+# irefs PREFIX: instructions callgrind counted in the process that ran the most of them
+# (fio's job process: the main one only parses and reports; rawio has one process)
+irefs() {
+	grep -h 'I *refs:' "$1".* | awk '{ gsub(",", "", $NF); if ($NF + 0 > m) m = $NF + 0 }
+		END { print m + 0 }'
+}
+
+# user instructions per I/O on the host, both sides under valgrind --tool=callgrind at N
+# and 2 x N I/Os: (count at 2N - count at N) / N, so what is done once drops out.  Kernel
+# work is not counted (valgrind sees user space only) and, with the same system calls
+# (step strace), is the same on both sides; the user side is what under TCG each guest
+# instruction costs the emulator.  Reported, no target.
+callgrind_step() {
+	d=$work/callgrind
+	command -v valgrind >/dev/null ||
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -q valgrind >/dev/null 2>&1 || {
+		fig rawio-callgrind "rawio vs fio" "n/a: no valgrind" - n/a
+		missing=1
+		return
+	}
+	# fio stops at size/bs I/Os (16384 in 64 MiB) whatever number_ios says
+	[ $((2 * CGIOS)) -le 16384 ] || {
+		fig rawio-callgrind "rawio vs fio" "n/a: BENCH_RAWIO_CALLGRIND_IOS above 8192" - n/a
+		missing=1
+		return
+	}
+	mkdir -p "$d/dir"
+	head -c 64M /dev/zero | tr '\0' Z > "$d/f.dat"
+	for e in $ENGINES; do
+		case $e in hipri|uring_cmd*) continue ;; esac
+		for n in $CGIOS $((2 * CGIOS)); do
+			rm -rf "$d/dir"/* "$d/r".* "$d/f".*
+			# shellcheck disable=SC2046 # word lists on purpose
+			valgrind --tool=callgrind --callgrind-out-file=/dev/null "$RUNNER" --host "$d/dir" \
+				--workload rawio $(rawio_args $e | sed "s/ios=[0-9]*/ios=$n/; s/size=[^ ]*/size=64M/") \
+				>"$d/r.out" 2>"$d/r.err" || true
+			# shellcheck disable=SC2046
+			valgrind --tool=callgrind --trace-children=yes --callgrind-out-file=/dev/null \
+				fio --name=bm --filename="$d/f.dat" \
+				$(fio_flags $e | sed "s/number_ios=[0-9]*/number_ios=$n/; s/size=[^ ]*/size=64M/") \
+				--fallocate=none --fadvise_hint=0 --output-format=terse >"$d/f.out" 2>"$d/f.err" || true
+			echo "$n $(irefs "$d/r") $(irefs "$d/f")" >> "$d/$e"
+		done
+		# shellcheck disable=SC2046 # two numbers
+		set -- $(awk -v n=$CGIOS 'NR == 1 { r = $2; f = $3 } NR == 2 { printf "%.0f %.0f", ($2 - r) / n, ($3 - f) / n }' "$d/$e")
+		if [ $# -ne 2 ] || [ "$1" -le 0 ] || [ "$2" -le 0 ]; then
+			fig rawio-callgrind "$e user instructions per I/O rawio/fio" "n/a: no counts" - n/a
+			missing=1
+			continue
+		fi
+		echo "rawio callgrind $e: $(tr '\n' ';' < "$d/$e") (I/Os, instructions of rawio, of fio)"
+		fig rawio-callgrind "$e user instructions per I/O rawio/fio" \
+			"$1/$2 ($(awk -v a=$1 -v b=$2 'BEGIN { printf "%.2f", a / b }'))" - -
 	done
 }
 
@@ -419,6 +480,7 @@ qemu_step() {
 for s in $STEPS; do
 	case $s in
 	strace) strace_step ;;
+	callgrind) callgrind_step ;;
 	gstrace) gstrace_step ;;
 	qemu) qemu_step ;;
 	*) echo "rawio bench: unknown step $s"; missing=1 ;;
