@@ -115,20 +115,21 @@ static double max_of(const double *cov, size_t n)
 
 /* --- accuracy ---------------------------------------------------------------- */
 
-enum kind { K_STEP, K_NONE, K_OUTLIER, K_VARIANCE };
+enum kind { K_STEP, K_NONE, K_OUTLIER, K_VARIANCE, K_PULSE };
 
 struct cell {
 	const char *what;
 	enum kind kind;
 	int nk, boots;
 	double cov, step;          /* %, % */
+	int width;                 /* K_PULSE: kernels the step lasts before it is undone */
 };
 
 struct series {
 	double *x;
 	size_t *off;
 	int nk;
-	int step_at;               /* first kernel after the step; -1 none */
+	int chg[2], nchg;          /* the first kernel after each change */
 	int outlier_at;            /* kernel holding the outlier; -1 none */
 };
 
@@ -141,17 +142,30 @@ static int change_kernel(int nk)
 	return unif_int(margin, nk - margin);
 }
 
+/* The first kernel of a pulse: as change_kernel(), the pulse inside. */
+static int pulse_kernel(int nk, int width)
+{
+	int margin = nk / 4 > 2 ? nk / 4 : 2;
+
+	return unif_int(margin, nk - margin - width);
+}
+
 static void make_series(const struct cell *c, struct series *s)
 {
-	int k, b, n = 0, at = c->kind == K_STEP || c->kind == K_VARIANCE ? change_kernel(c->nk) : -1;
+	int k, b, n = 0, at = c->kind == K_STEP || c->kind == K_VARIANCE ? change_kernel(c->nk) :
+			       c->kind == K_PULSE ? pulse_kernel(c->nk, c->width) : -1;
+	int end = c->kind == K_PULSE ? at + c->width : c->nk;
 
 	s->nk = c->nk;
-	s->step_at = c->kind == K_STEP ? at : -1;
+	s->nchg = c->kind == K_STEP ? 1 : c->kind == K_PULSE ? 2 : 0;
+	s->chg[0] = at;
+	s->chg[1] = end;
 	s->outlier_at = -1;
 	for (k = 0; k < c->nk; k++) {
 		s->off[k] = (size_t)n;
 		for (b = 0; b < c->boots; b++) {
-			double mean = 100 * (c->kind == K_STEP && k >= at ? 1 + c->step / 100 : 1);
+			int up = (c->kind == K_STEP || c->kind == K_PULSE) && k >= at && k < end;
+			double mean = 100 * (up ? 1 + c->step / 100 : 1);
 			double sd = c->cov * (c->kind == K_VARIANCE && k >= at ? 3 : 1);
 
 			s->x[n++] = mean * (1 + sd / 100 * normal());
@@ -195,37 +209,58 @@ struct score {
 	long tp0, tp1, fp0, fp1, steps, at_outlier, oracle;
 };
 
-/* A ceiling: Welch's test between all boots before and after the step,
- * its kernel known (no search, no correction), p < alpha. */
+/* A ceiling: Welch's test between all boots before and after the step
+ * (a pulse: inside it and outside), its kernels known (no search, no
+ * correction), p < alpha; a pulse counts for both its ends. */
 static int oracle(const struct series *s, double alpha)
 {
 	struct bm_welch w;
-	size_t at;
+	size_t at, end, n = s->off[s->nk], i, o = 0;
+	double *y;
 
-	if (s->step_at < 0)
+	if (!s->nchg)
 		return 0;
-	at = s->off[s->step_at];
-	bm_welch_test(s->x, at, s->x + at, s->off[s->nk] - at, &w);
-	return w.p < alpha;
+	at = s->off[s->chg[0]];
+	end = s->nchg > 1 ? s->off[s->chg[1]] : n;
+	y = malloc(n * sizeof(double));
+	if (!y)
+		exit(111);
+	for (i = 0; i < n; i++)
+		if (i < at || i >= end)
+			y[o++] = s->x[i];
+	for (i = at; i < end; i++)
+		y[o++] = s->x[i];
+	bm_welch_test(y, n - (end - at), y + n - (end - at), end - at, &w);
+	free(y);
+	return w.p < alpha ? s->nchg : 0;
 }
 
-/* Detections at[0..n) against the series' step, exactly and within a kernel. */
+/* Detections at[0..n) against the series' changes, exactly and within a
+ * kernel: each change found once, by the nearest detection not yet used. */
 static void score(const struct series *s, const int *at, int n, struct score *sc)
 {
-	int i, hit0 = 0, hit1 = 0;
+	int i, c, hit0[2] = { 0, 0 }, hit1[2] = { 0, 0 };
 
-	sc->steps += s->step_at >= 0;
+	sc->steps += s->nchg;
 	for (i = 0; i < n; i++) {
-		int d = s->step_at >= 0 ? abs(at[i] - s->step_at) : INT_MAX;
+		int m0 = -1, m1 = -1;
 
-		if (d == 0 && !hit0) {
-			hit0 = 1;
+		for (c = 0; c < s->nchg; c++) {
+			int d = abs(at[i] - s->chg[c]);
+
+			if (d == 0 && !hit0[c])
+				m0 = c;
+			if (d <= 1 && !hit1[c] && (m1 < 0 || d < abs(at[i] - s->chg[m1])))
+				m1 = c;
+		}
+		if (m0 >= 0) {
+			hit0[m0] = 1;
 			sc->tp0++;
 		} else {
 			sc->fp0++;
 		}
-		if (d <= 1 && !hit1) {
-			hit1 = 1;
+		if (m1 >= 0) {
+			hit1[m1] = 1;
 			sc->tp1++;
 		} else {
 			sc->fp1++;
@@ -320,26 +355,26 @@ static int accuracy(int nseries)
 	printf("#### Step size (20 kernels, 3 boots each, median CoV)\n\n");
 	table_head();
 	for (i = 0; i < 4; i++) {
-		struct cell c = { what, K_STEP, 20, 3, med, steps[i] };
+		struct cell c = { what, K_STEP, 20, 3, med, steps[i], 0 };
 
 		snprintf(what, sizeof(what), "step %+g%%", steps[i]);
 		run_cell(&c, nseries);
 	}
-	run_cell(&(struct cell){ "no change", K_NONE, 20, 3, med, 0 }, nseries);
-	run_cell(&(struct cell){ "one outlier", K_OUTLIER, 20, 3, med, 0 }, nseries);
-	run_cell(&(struct cell){ "variance x3 only", K_VARIANCE, 20, 3, med, 0 }, nseries);
+	run_cell(&(struct cell){ "no change", K_NONE, 20, 3, med, 0, 0 }, nseries);
+	run_cell(&(struct cell){ "one outlier", K_OUTLIER, 20, 3, med, 0, 0 }, nseries);
+	run_cell(&(struct cell){ "variance x3 only", K_VARIANCE, 20, 3, med, 0, 0 }, nseries);
 	printf("\n#### Boots per kernel (step +10%%, 20 kernels, median CoV)\n\n");
 	table_head();
 	for (int b = 1; b <= 5; b++) {
 		snprintf(what, sizeof(what), "step +10%%");
-		run_cell(&(struct cell){ what, K_STEP, 20, b, med, 10 }, nseries);
+		run_cell(&(struct cell){ what, K_STEP, 20, b, med, 10, 0 }, nseries);
 	}
-	run_cell(&(struct cell){ "one outlier", K_OUTLIER, 20, 1, med, 0 }, nseries);
+	run_cell(&(struct cell){ "one outlier", K_OUTLIER, 20, 1, med, 0, 0 }, nseries);
 	printf("\n#### Kernels (step +10%%, 3 boots each, median CoV)\n\n");
 	table_head();
 	for (int k = 10; k <= 60; k += k < 20 ? 10 : k < 40 ? 20 : 20) {
-		run_cell(&(struct cell){ "step +10%", K_STEP, k, 3, med, 10 }, nseries);
-		run_cell(&(struct cell){ "no change", K_NONE, k, 3, med, 0 }, nseries);
+		run_cell(&(struct cell){ "step +10%", K_STEP, k, 3, med, 10, 0 }, nseries);
+		run_cell(&(struct cell){ "no change", K_NONE, k, 3, med, 0, 0 }, nseries);
 	}
 	printf("\n#### Noise (20 kernels, 3 boots each; lowest, median and highest measured CoV)\n\n");
 	table_head();
@@ -348,9 +383,9 @@ static int accuracy(int nseries)
 
 		for (size_t j = 0; j < 4; j++) {
 			snprintf(what, sizeof(what), "step %+g%%", steps[j]);
-			run_cell(&(struct cell){ what, K_STEP, 20, 3, cov, steps[j] }, nseries);
+			run_cell(&(struct cell){ what, K_STEP, 20, 3, cov, steps[j], 0 }, nseries);
 		}
-		run_cell(&(struct cell){ "one outlier", K_OUTLIER, 20, 3, cov, 0 }, nseries);
+		run_cell(&(struct cell){ "one outlier", K_OUTLIER, 20, 3, cov, 0, 0 }, nseries);
 	}
 	printf("\n#### Boots in virtual time (--icount 1; 20 kernels, 3 boots each; median and "
 	       "highest of the ten figures, worst of all 33)\n\n");
@@ -361,11 +396,26 @@ static int accuracy(int nseries)
 
 		for (size_t j = 0; j < 4; j++) {
 			snprintf(what, sizeof(what), "step %+g%%", steps[j]);
-			run_cell(&(struct cell){ what, K_STEP, 20, 3, cov, steps[j] }, nseries);
+			run_cell(&(struct cell){ what, K_STEP, 20, 3, cov, steps[j], 0 }, nseries);
 		}
-		run_cell(&(struct cell){ "no change", K_NONE, 20, 3, cov, 0 }, nseries);
-		run_cell(&(struct cell){ "one outlier", K_OUTLIER, 20, 3, cov, 0 }, nseries);
-		run_cell(&(struct cell){ "variance x3 only", K_VARIANCE, 20, 3, cov, 0 }, nseries);
+		run_cell(&(struct cell){ "no change", K_NONE, 20, 3, cov, 0, 0 }, nseries);
+		run_cell(&(struct cell){ "one outlier", K_OUTLIER, 20, 3, cov, 0, 0 }, nseries);
+		run_cell(&(struct cell){ "variance x3 only", K_VARIANCE, 20, 3, cov, 0, 0 }, nseries);
+	}
+	/* last, so that every row above keeps its random numbers */
+	printf("\n#### Pulses: a step undone 2 or 3 kernels later (20 kernels, 3 boots each; "
+	       "both ends counted; real time at the median CoV, virtual time at the median and "
+	       "highest of the ten figures and the worst of all 33)\n\n");
+	table_head();
+	for (i = 0; i < 4; i++) {
+		double cov = i == 0 ? med : i == 1 ? median_of(icount_cov, NICOV) :
+			     i == 2 ? max_of(icount_cov, NICOV) : ICOUNT_WORST_COV;
+
+		for (int st = 10; st <= 20; st += 10)
+			for (int w = 2; w <= 3; w++) {
+				snprintf(what, sizeof(what), "pulse %+d%%, %d kernels", st, w);
+				run_cell(&(struct cell){ what, K_PULSE, 20, 3, cov, st, w }, nseries);
+			}
 	}
 	return 0;
 }

@@ -168,6 +168,14 @@ struct fixture {
 	struct bm_cp_series s;
 };
 
+/* Kernel boundaries of nk kernels of nb values, the values as they are. */
+static void fill_off(struct fixture *f, size_t nk, size_t nb)
+{
+	for (size_t k = 0; k <= nk; k++)
+		f->off[k] = k * nb;
+	f->s = (struct bm_cp_series){ .x = f->x, .off = f->off, .nk = nk };
+}
+
 static void fill(struct fixture *f, size_t nk, size_t nb, double cov, size_t at, double step)
 {
 	size_t k, b, n = 0;
@@ -215,6 +223,18 @@ static void test_search(void)
 		f.x[i] *= 0.8;   /* from kernel 20 back down */
 	changes(&f, got, sizeof(got));
 	TAP_EQ_STR(got, "10,20", "a step up at 10 and back down at 20: two changes");
+	/* issue 44: a regression fixed two kernels later, 0 0 1 1 0 0, which no
+	 * single split finds (each side of any split mixes the pulse in) */
+	fill(&f, 6, 3, 0.005, 2, 0.13);
+	for (i = 12; i < 18; i++)
+		f.x[i] /= 1.13;
+	changes(&f, got, sizeof(got));
+	TAP_EQ_STR(got, "2,4", "a pulse of two kernels in six (+13%, CoV 0.5%): a change at each end");
+	fill(&f, 20, 3, 0.003, 9, 0.10);
+	for (i = 33; i < 60; i++)
+		f.x[i] /= 1.10;
+	changes(&f, got, sizeof(got));
+	TAP_EQ_STR(got, "9,11", "a pulse of two kernels in twenty (+10%, CoV 0.3%): at 9 and 11");
 	for (i = 0; i < 50; i++) {
 		fill(&f, 20, 3, 0.08, 0, 0);
 		changes(&f, got, sizeof(got));
@@ -251,6 +271,54 @@ static void test_search(void)
 	}
 }
 
+/* The kernels after each change of f in unit s under floor (0: auto). */
+static void changes_s(const struct fixture *f, double floor, char *out, size_t len)
+{
+	struct bm_cmp_rules ru = { .alpha = 0.01, .min_change = 5, .min_abs_time = floor,
+				   .min_abs_auto = floor == 0 };
+	const char *unit = "s";
+	struct bm_cp_result r;
+	struct bm_cp_decision d;
+	size_t j;
+
+	out[0] = '\0';
+	if (bm_cp_search(&f->s, ru.alpha, &r) || bm_cp_decide(&f->s, &r, 1, &ru, &unit, &d))
+		tap_bail("out of memory");
+	for (j = 0; j < r.nt; j++)
+		if (d.keep[j])
+			snprintf(out + strlen(out), len - strlen(out), "%s%zu", out[0] ? "," : "",
+				 r.t[j].k);
+	bm_cp_decision_free(&d, 1);
+	bm_cp_result_free(&r);
+}
+
+/* issue 44: the floor for times follows the series' resolution */
+static void test_floor(void)
+{
+	struct fixture f;
+	char got[128];
+	size_t i;
+
+	/* dd32r of the issue: 0.0687 s, +13% for two kernels, CoV 0.2%, printed in us */
+	fill(&f, 6, 3, 0.002, 2, 0.13);
+	for (i = 0; i < 18; i++)
+		f.x[i] = round(f.x[i] * 0.687 * 1e3) / 1e6;
+	for (i = 12; i < 18; i++)
+		f.x[i] = round(f.x[i] / 1.13 * 1e6) / 1e6;
+	changes_s(&f, 0.01, got, sizeof(got));
+	TAP_EQ_STR(got, "", "+13% of 0.0687 s (8.9 ms) at CoV 0.2%: no change under a fixed 10 ms");
+	changes_s(&f, 0, got, sizeof(got));
+	TAP_EQ_STR(got, "2,4", "the same under auto (resolution 1 us): a change at each end");
+	/* CPU time in ticks of 4 ms: the mean moves by 2/3 of a tick, every boot alike */
+	for (i = 0; i < 60; i++)
+		f.x[i] = i < 30 || i % 3 == 0 ? 0.040 : 0.044;
+	fill_off(&f, 20, 3);
+	changes_s(&f, 1e-9, got, sizeof(got));
+	TAP_EQ_STR(got, "10", "utime +2.7 ms in 4 ms ticks: a change with no floor");
+	changes_s(&f, 0, got, sizeof(got));
+	TAP_EQ_STR(got, "", "and none under auto: the move is below one tick, the series' resolution");
+}
+
 static void test_bh(void)
 {
 	struct bm_cmp_rules ru = { .alpha = 0.01, .min_change = 5, .min_abs_time = 0.01 };
@@ -271,13 +339,14 @@ static void test_bh(void)
 		if (bm_cp_search(&s[i], ru.alpha, &r[i]))
 			tap_bail("out of memory");
 		for (j = 0; j < r[i].nt; j++)
-			p[n++] = r[i].t[j].p;
+			if (r[i].t[j].twin < 0)
+				p[n++] = r[i].t[j].p;
 	}
 	if (bm_cp_decide(s, r, 3, &ru, units, d) || bm_bh_qvalues(p, n, q, &m))
 		tap_bail("out of memory");
 	for (i = 0, n = 0; i < 3; i++)
-		for (j = 0; j < r[i].nt; j++, n++)
-			ok &= d[i].q[j] == q[n];
+		for (j = 0; j < r[i].nt; j++)
+			ok &= r[i].t[j].twin < 0 ? d[i].q[j] == q[n++] : d[i].q[j] == d[i].q[r[i].t[j].twin];
 	tap_ok(ok && m == n, "q-values: compare's Benjamini-Hochberg over all %zu tests of 3 series", n);
 	bm_cp_decision_free(d, 3);
 	for (i = 0; i < 3; i++)
@@ -389,6 +458,7 @@ int main(void)
 	test_edivisive();
 	test_pmax();
 	test_search();
+	test_floor();
 	test_bh();
 	tu_mkdtemp(tmp);
 	test_file(tmp);

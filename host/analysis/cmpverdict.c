@@ -37,7 +37,7 @@ static int parse_num(const char *s, const char *const *suffix, const double *sca
 	return -EINVAL;
 }
 
-int bm_cmp_parse_rules(const struct bm_cmp_rule_text *t, struct bm_cmp_rules *r)
+int bm_cmp_parse_rules(const struct bm_cmp_rule_text *t, struct bm_cmp_rules *r, int auto_ok)
 {
 	static const char *const none[] = { "", NULL }, *const pct[] = { "", "%", NULL };
 	static const char *const times[] = { "", "s", "ms", "us", NULL };
@@ -51,9 +51,13 @@ int bm_cmp_parse_rules(const struct bm_cmp_rule_text *t, struct bm_cmp_rules *r)
 		bm_msg("bad --min-change '%s': want a percentage >= 0, e.g. 5", t->min_change);
 		return -EINVAL;
 	}
-	if (parse_num(t->min_abs_time, times, tscale, &r->min_abs_time)) {
-		bm_msg("bad --min-abs-time '%s': want a time >= 0 in s, ms or us, e.g. 10ms",
-		       t->min_abs_time);
+	r->min_abs_auto = 0;
+	if (auto_ok && !strcmp(t->min_abs_time, "auto")) {
+		r->min_abs_auto = 1;
+		r->min_abs_time = 0;
+	} else if (parse_num(t->min_abs_time, times, tscale, &r->min_abs_time)) {
+		bm_msg("bad --min-abs-time '%s': want a time >= 0 in s, ms or us, e.g. 10ms%s",
+		       t->min_abs_time, auto_ok ? ", or auto" : "");
 		return -EINVAL;
 	}
 	return 0;
@@ -62,7 +66,7 @@ int bm_cmp_parse_rules(const struct bm_cmp_rule_text *t, struct bm_cmp_rules *r)
 /* Seconds per unit of the metrics that are durations of a whole test
  * (elapsed, user, system and process CPU time); per-request latencies in
  * ms, us or ns are not: a 10 ms floor would hide every change of them. */
-static double test_time_scale(const char *unit)
+double bm_cmp_time_scale(const char *unit)
 {
 	return !strcmp(unit, "s") ? 1 : !strcmp(unit, "min") ? 60 : 0;
 }
@@ -70,7 +74,7 @@ static double test_time_scale(const char *unit)
 int bm_cmp_big_change(double base, double center, const char *unit,
 		      const struct bm_cmp_rules *ru)
 {
-	double d = center - base, scale = test_time_scale(unit);
+	double d = center - base, scale = bm_cmp_time_scale(unit);
 
 	if (!isfinite(d) || d == 0)
 		return 0;

@@ -29,6 +29,9 @@ struct bm_cmp_rules {
 	double alpha;           /* false discovery rate (0.01) */
 	double min_change;      /* % (5) */
 	double min_abs_time;    /* s (0.01) */
+	/* history only ("auto", its default): the floor of each series is its
+	 * resolution, the smallest step between two of its values (history_chg.c) */
+	int min_abs_auto;
 };
 
 /* The rules as option text (compare and report share the entries). */
@@ -40,18 +43,30 @@ struct bm_cmp_rule_text {
 	{ .name = n, .type = BM_OPT_STR, .off = offsetof(T, m.f), \
 	  .len = sizeof(((T *)0)->m.f), .def = d, .help = h }
 #define BM_CMP_RULE_OPTS(T, m) \
+	BM_CMP_RULE_OPTS_ABS(T, m, "10ms", \
+			     "and, for metrics in seconds (elapsed and CPU times), a difference of " \
+			     "at least this (s, ms or us; a bare number is s)")
+/* history's: the floor follows each series' resolution unless a time is given */
+#define BM_CMP_HIST_RULE_OPTS(T, m) \
+	BM_CMP_RULE_OPTS_ABS(T, m, "auto", \
+			     "and, for metrics in seconds, a difference of at least this (s, ms " \
+			     "or us), or with auto of the series' resolution: the smallest step " \
+			     "between two of its values (a clock's tick, the printed precision)")
+#define BM_CMP_RULE_OPTS_ABS(T, m, absdef, abshelp) \
 	BM_CMP_RULE_OPT("alpha", T, m, alpha, "0.01", \
 			"false discovery rate: a change needs its Benjamini-Hochberg q-value " \
 			"(Welch p adjusted over every comparison with the baseline) <= this, " \
 			"0 < alpha < 1"), \
 	BM_CMP_RULE_OPT("min-change", T, m, min_change, "5", \
 			"and a change of the center of at least this many % of the baseline's"), \
-	BM_CMP_RULE_OPT("min-abs-time", T, m, min_abs_time, "10ms", \
-			"and, for metrics in seconds (elapsed and CPU times), a difference of " \
-			"at least this (s, ms or us; a bare number is s)")
+	BM_CMP_RULE_OPT("min-abs-time", T, m, min_abs_time, absdef, abshelp)
 
-/* 0, or -EINVAL with a message naming the bad option. */
-int bm_cmp_parse_rules(const struct bm_cmp_rule_text *t, struct bm_cmp_rules *r);
+/* 0, or -EINVAL with a message naming the bad option; "auto" for
+ * --min-abs-time only where auto_ok (history). */
+int bm_cmp_parse_rules(const struct bm_cmp_rule_text *t, struct bm_cmp_rules *r, int auto_ok);
+/* Seconds per unit of a metric that is a test's duration (s 1, min 60),
+ * 0 for any other unit: min_abs_time applies to those. */
+double bm_cmp_time_scale(const char *unit);
 /* 1 when a move of a center from base to center is a change's size under r:
  * |change| >= min_change % of |base| and, for times in s or min, >= min_abs_time
  * (host/analysis/cmpverdict.c; history changes applies it too). */

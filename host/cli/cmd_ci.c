@@ -167,7 +167,7 @@ static int plan(struct bm_ci *ci, int argc, char **argv)
 			o->baseline_rev[0] ? BM_CI_BASE_REV : BM_CI_BASE_RESULTS;
 	if (check_spec("kernel", o->kernel) || check_spec("baseline", o->baseline) ||
 	    check_repeat(o) || bm_gate_parse(o->fail_on, &ci->gate) ||
-	    bm_cmp_parse_rules(&o->rules, &ci->rules))
+	    bm_cmp_parse_rules(&o->rules, &ci->rules, 0))
 		return -EINVAL;
 	if (!o->fragment[0] && (bm_exe_dir(job, sizeof(job)) ||
 				bm_path(o->fragment, sizeof(o->fragment), "%s/../configs/kernel.config",

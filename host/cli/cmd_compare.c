@@ -72,7 +72,7 @@ static int parse_opts(const struct compare_opts *o, struct bm_compare_opts *co,
 		  !strcmp(o->format, "csv") ? BM_CMP_CSV :
 		  !strcmp(o->format, "json") ? BM_CMP_JSON :
 		  !strcmp(o->format, "mmtests") ? BM_CMP_MMTESTS : BM_CMP_TEXT;
-	if (bm_cmp_parse_rules(&o->rules, &co->rules) || bm_gate_parse(o->fail_on, gate))
+	if (bm_cmp_parse_rules(&o->rules, &co->rules, 0) || bm_gate_parse(o->fail_on, gate))
 		return -EINVAL;
 	co->color = !strcmp(o->color, "always") ||
 		    (!strcmp(o->color, "auto") && isatty(STDOUT_FILENO) && !getenv("NO_COLOR"));

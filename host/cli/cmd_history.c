@@ -68,7 +68,7 @@ static const struct bm_opt changes_tab[] = {
 	DB,
 	STR("metric", metric, NULL, "only this WORKLOAD.TEST.METRIC (default: every headline metric)"),
 	FILTERS,
-	BM_CMP_RULE_OPTS(struct hist_opts, rules),
+	BM_CMP_HIST_RULE_OPTS(struct hist_opts, rules),
 	CHOICE("format", format, "text", formats, "text, csv or json"),
 	BM_OPT_END,
 };
@@ -78,7 +78,7 @@ static const struct bm_opt report_tab[] = {
 	STR("out", out, NULL, "the HTML file to write (required; -o)"),
 	STR("metric", metric, NULL, "only this WORKLOAD.TEST.METRIC (default: every headline metric)"),
 	FILTERS,
-	BM_CMP_RULE_OPTS(struct hist_opts, rules),
+	BM_CMP_HIST_RULE_OPTS(struct hist_opts, rules),
 	BM_OPT_END,
 };
 
@@ -91,7 +91,7 @@ static const struct bm_opt bisect_tab[] = {
 	  .def = "0", .help = "write the candidate list and print the command, boot nothing" },
 	STR("metric", metric, NULL, "the filters and rules the change was found with"),
 	FILTERS,
-	BM_CMP_RULE_OPTS(struct hist_opts, rules),
+	BM_CMP_HIST_RULE_OPTS(struct hist_opts, rules),
 	BM_OPT_END,
 };
 
@@ -259,7 +259,7 @@ static int find_changes(struct hist_opts *o, struct bm_hist *h, struct bm_hist_d
 	struct bm_cmp_rules rules;
 	int rc;
 
-	if (bm_cmp_parse_rules(&o->rules, &rules))
+	if (bm_cmp_parse_rules(&o->rules, &rules, 1))
 		return -EINVAL;
 	if ((rc = load(o, 1, h, d)))
 		return rc;

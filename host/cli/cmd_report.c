@@ -82,7 +82,7 @@ static int report(char **dirs, int nd, const struct report_opts *o)
 	struct bm_cmp c;
 	int i, rc = 0;
 
-	if (bm_cmp_parse_rules(&o->rules, &rules))
+	if (bm_cmp_parse_rules(&o->rules, &rules, 0))
 		return -EINVAL;
 	memset(&c, 0, sizeof(c));
 	for (i = 0; i < nd && !rc; i++)

@@ -176,12 +176,19 @@ struct bm_cp_series {          /* values kernel after kernel */
 	size_t nk;
 };
 
-struct bm_cp_test {            /* one segment [a, b) of kernels, split at k */
+/* One segment [a, b) of kernels, split at k; or, where no split passes, the
+ * run of kernels [k, k2) against the rest of the segment (a pulse: a change
+ * at each end).  A run that passes is followed by its twin, the entry of its
+ * far end (k = the run's k2), which is no test of its own: it shares the
+ * run's p, q and verdict. */
+struct bm_cp_test {
 	size_t a, k, b;
-	double p;                  /* Welch p corrected for the choice of k */
+	size_t k2;                 /* a run's end; 0: a split at k */
+	double p;                  /* p corrected for the choice of k (and k2) */
 	double p_raw, t;
-	size_t npos;               /* positions the split was chosen from */
+	size_t npos;               /* positions (runs) the split was chosen from */
 	int parent;                /* the test whose split made the segment; -1 none */
+	int twin;                  /* the run this entry is the far end of; -1 none */
 	int split;                 /* p <= alpha: the segment was split and searched on */
 };
 
@@ -194,8 +201,11 @@ struct bm_cp_result {
  * E-divisive (Matteson & James 2014) splits with Welch's t-test (as Apache
  * Otava/Hunter does), binary segmentation, each split's p corrected for the
  * choice among the segment's positions (Hunter-Worsley upper bound): every
- * segment tested is one entry of r, searched on when its p <= alpha.
- * Deterministic.  0 or -ENOMEM.
+ * segment tested is one entry of r, searched on when its p <= alpha.  A
+ * segment no split passes is tested once more for a run of kernels that
+ * differs from both sides (circular binary segmentation, Olshen et al.
+ * 2004; p corrected by Bonferroni over the runs), a second entry, and on a
+ * pass split in three.  Deterministic.  0 or -ENOMEM.
  */
 int bm_cp_search(const struct bm_cp_series *s, double alpha, struct bm_cp_result *r);
 void bm_cp_result_free(struct bm_cp_result *r);

@@ -28,6 +28,37 @@ static double side_mean(const struct bm_cp_series *s, size_t from, size_t to)
 	return sum / (double)(s->off[to] - s->off[from]);
 }
 
+static int cmp_double(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+
+	return (a > b) - (a < b);
+}
+
+/*
+ * The series' resolution, in seconds for a time (0 for other units, and
+ * when no two values differ): the smallest step between two of its values.
+ * A CPU time from getrusage moves in clock ticks (4 ms at HZ=250), an
+ * elapsed time in the microseconds the runner prints; a move of the means
+ * smaller than that is below what the values can show, whatever its test
+ * says.  It replaces compare's fixed 10 ms under --min-abs-time auto.
+ */
+static double resolution(const struct bm_cp_series *s, const char *unit)
+{
+	size_t n = s->off[s->nk], i;
+	double scale = bm_cmp_time_scale(unit), *v, q = INFINITY;
+
+	if (!(scale > 0) || n < 2 || !(v = malloc(n * sizeof(double))))
+		return 0;
+	memcpy(v, s->x, n * sizeof(double));
+	qsort(v, n, sizeof(double), cmp_double);
+	for (i = 1; i < n; i++)
+		if (v[i] > v[i - 1] && v[i] - v[i - 1] < q)
+			q = v[i] - v[i - 1];
+	free(v);
+	return isfinite(q) ? q * scale : 0;
+}
+
 static const struct bm_cp_test *sort_tests;
 
 static int cmp_by_k(const void *x, const void *y)
@@ -62,9 +93,12 @@ static int prune(const struct bm_cp_series *s, const struct bm_cp_result *r, con
 		 const struct bm_cmp_rules *rules, int *keep)
 {
 	int *c = malloc((r->nt + 1) * sizeof(int)), nc, i, pass;
+	struct bm_cmp_rules own = *rules;
 
 	if (!c)
 		return -ENOMEM;
+	if (own.min_abs_auto)
+		own.min_abs_time = resolution(s, unit);
 	for (pass = 0; pass < 2; pass++)
 		while ((nc = kept(r, keep, c))) {
 			int worst = -1;
@@ -80,7 +114,7 @@ static int prune(const struct bm_cp_series *s, const struct bm_cp_result *r, con
 					if (!(v > rules->alpha))
 						continue;
 				} else {
-					if (bm_cmp_big_change(ml, mr, unit, rules))
+					if (bm_cmp_big_change(ml, mr, unit, &own))
 						continue;
 					v = ml != 0 ? -fabs(mr - ml) / fabs(ml) : -INFINITY;
 				}
@@ -112,10 +146,12 @@ int bm_cp_decide(const struct bm_cp_series *s, const struct bm_cp_result *r, siz
 	q = calloc(total + 1, sizeof(*q));
 	if (!p || !q)
 		goto out_free;
+	/* a run's far end is no test of its own */
 	for (i = 0; i < n; i++)
 		for (j = 0; j < r[i].nt; j++)
-			p[at++] = r[i].t[j].p;
-	if ((rc = bm_bh_qvalues(p, total, q, &m)))
+			if (r[i].t[j].twin < 0)
+				p[at++] = r[i].t[j].p;
+	if ((rc = bm_bh_qvalues(p, at, q, &m)))
 		goto out_free;
 	for (i = 0, at = 0; i < n && !rc; i++) {
 		d[i].q = malloc((r[i].nt + 1) * sizeof(double));
@@ -125,13 +161,17 @@ int bm_cp_decide(const struct bm_cp_series *s, const struct bm_cp_result *r, siz
 			break;
 		}
 		for (j = 0; j < r[i].nt; j++)
-			d[i].q[j] = q[at++];
-		/* tests come after their parents: each inherits its parent's verdict */
+			d[i].q[j] = r[i].t[j].twin < 0 ? q[at++] : d[i].q[r[i].t[j].twin];
+		/* tests come after their parents (a far end after its run): each
+		 * inherits its parent's verdict */
 		for (j = 0; j < r[i].nt; j++) {
 			int par = r[i].t[j].parent;
 
-			d[i].keep[j] = d[i].q[j] <= rules->alpha && r[i].t[j].split &&
-				       (par < 0 || d[i].keep[par]);
+			if (r[i].t[j].twin >= 0)
+				d[i].keep[j] = d[i].keep[r[i].t[j].twin];
+			else
+				d[i].keep[j] = d[i].q[j] <= rules->alpha && r[i].t[j].split &&
+					       (par < 0 || d[i].keep[par]);
 		}
 		rc = prune(&s[i], &r[i], units[i], rules, d[i].keep);
 	}
@@ -317,7 +357,8 @@ int bm_hist_changes(const struct bm_hist_data *d, const struct bm_cmp_rules *rul
 		if ((rc = series_values(&d->series[i], &w.x[i], &w.off[i], &w.kpos[i], &w.s[i])) ||
 		    (rc = bm_cp_search(&w.s[i], rules->alpha, &w.r[i])))
 			goto out_free;
-		out->ntested += w.r[i].nt;
+		for (size_t j = 0; j < w.r[i].nt; j++)
+			out->ntested += w.r[i].t[j].twin < 0;
 	}
 	if ((rc = bm_cp_decide(w.s, w.r, w.n, rules, w.units, w.dec)))
 		goto out_free;

@@ -20,6 +20,17 @@
  * segmentation); every segment tested is one test of the Benjamini-Hochberg
  * family (history_chg.c).  A side needs two values: a lone value has no
  * variance.
+ *
+ * A regression fixed a few kernels later is a pulse, and no single split
+ * finds it: either side of any split mixes the pulse with what is around
+ * it.  So a segment no split passes is tested once more, as circular binary
+ * segmentation does (Olshen, Venkatraman, Lucito and Wigler, Biostatistics
+ * 2004): the run of kernels inside it whose mean differs most from the rest
+ * (the pooled t of the run against the rest, every run with two values
+ * inside and two on each side), tested with the same robust two-sample p,
+ * corrected by Bonferroni over the runs (no up-crossing bound is at hand for
+ * two ends; the count is what a run of the few kernels a history holds can
+ * afford).  That test is one more of the family.
  */
 #include <errno.h>
 #include <math.h>
@@ -369,6 +380,7 @@ static int test_segment(const struct bm_cp_series *s, size_t a, size_t b, struct
 	for (t->k = a + 1; s->off[t->k] - s->off[a] != best; t->k++)
 		;
 	t->npos = np;
+	t->twin = -1;
 	if (robust_p(x, best, n, &t->p_raw, &t->t)) {
 		free(m);
 		return -ENOMEM;
@@ -376,6 +388,82 @@ static int test_segment(const struct bm_cp_series *s, size_t a, size_t b, struct
 	t->p = bm_cp_pmax(z_of_p(t->p_raw), m, np, n);
 	free(m);
 	return 0;
+}
+
+/* The pooled two-sample t of n1 values (sum s1, sum of squares q1) against
+ * n2 (s2, q2): the run's choice, not its test. */
+static double pooled_t(double n1, double s1, double q1, double n2, double s2, double q2)
+{
+	double m1 = s1 / n1, m2 = s2 / n2;
+	double ss = fmax(0, q1 - s1 * m1) + fmax(0, q2 - s2 * m2), sp = ss / (n1 + n2 - 2);
+
+	if (!(sp > 0))
+		return m1 == m2 ? 0 : INFINITY;
+	return fabs(m1 - m2) / sqrt(sp * (1 / n1 + 1 / n2));
+}
+
+/* Tests segment [a, b) for a run [k, k2): 0 when tested (*t filled), 1 when
+ * it has no run with MIN_SIDE values inside and on each side, -ENOMEM. */
+static int test_run(const struct bm_cp_series *s, size_t a, size_t b, struct bm_cp_test *t)
+{
+	size_t n = s->off[b] - s->off[a], i, j, npairs = 0, bi = 0, bj = 0, k, o;
+	double *cs = calloc(b - a + 1, sizeof(double)), *cq = calloc(b - a + 1, sizeof(double));
+	double *y = malloc((n + 1) * sizeof(double)), x0 = s->x[s->off[a]], best = -1;
+	int rc = 0;
+
+	if (!cs || !cq || !y) {
+		rc = -ENOMEM;
+		goto out_free;
+	}
+	/* sums per kernel boundary, of values less the first (no cancellation) */
+	for (k = a; k < b; k++) {
+		cs[k - a + 1] = cs[k - a];
+		cq[k - a + 1] = cq[k - a];
+		for (i = s->off[k]; i < s->off[k + 1]; i++) {
+			cs[k - a + 1] += s->x[i] - x0;
+			cq[k - a + 1] += (s->x[i] - x0) * (s->x[i] - x0);
+		}
+	}
+	for (i = a + 1; i < b; i++) {
+		if (s->off[i] - s->off[a] < MIN_SIDE)
+			continue;
+		for (j = i + 1; j < b; j++) {
+			double nin = (double)(s->off[j] - s->off[i]), v;
+
+			if (nin < MIN_SIDE || s->off[b] - s->off[j] < MIN_SIDE)
+				continue;
+			npairs++;
+			v = pooled_t(nin, cs[j - a] - cs[i - a], cq[j - a] - cq[i - a], (double)n - nin,
+				     cs[b - a] - (cs[j - a] - cs[i - a]), cq[b - a] - (cq[j - a] - cq[i - a]));
+			if (v > best) {
+				best = v;
+				bi = i;
+				bj = j;
+			}
+		}
+	}
+	if (!npairs) {
+		rc = 1;
+		goto out_free;
+	}
+	/* the rest (left of the run, then right of it) against the run */
+	for (o = 0, k = s->off[a]; k < s->off[bi]; k++)
+		y[o++] = s->x[k];
+	for (k = s->off[bj]; k < s->off[b]; k++)
+		y[o++] = s->x[k];
+	for (k = s->off[bi]; k < s->off[bj]; k++)
+		y[o++] = s->x[k];
+	*t = (struct bm_cp_test){ .a = a, .k = bi, .k2 = bj, .b = b, .npos = npairs, .twin = -1 };
+	if (robust_p(y, n - (s->off[bj] - s->off[bi]), n, &t->p_raw, &t->t)) {
+		rc = -ENOMEM;
+		goto out_free;
+	}
+	t->p = fmin(1, t->p_raw * (double)npairs);
+out_free:
+	free(cs);
+	free(cq);
+	free(y);
+	return rc;
 }
 
 int bm_cp_search(const struct bm_cp_series *s, double alpha, struct bm_cp_result *r)
@@ -390,7 +478,8 @@ int bm_cp_search(const struct bm_cp_series *s, double alpha, struct bm_cp_result
 	memset(r, 0, sizeof(*r));
 	if (s->nk < 2)
 		return 0;
-	/* each split adds two segments and removes one: at most nk on the stack */
+	/* each split adds two segments (a run three) and removes one: at most
+	 * one per kernel on the stack */
 	stack = malloc((s->nk + 2) * sizeof(*stack));
 	if (!stack)
 		return -ENOMEM;
@@ -414,6 +503,31 @@ int bm_cp_search(const struct bm_cp_series *s, double alpha, struct bm_cp_result
 			/* the left side is searched first: tests in position order */
 			stack[ns++] = (struct seg){ t.k, g.b, (int)r->nt - 1 };
 			stack[ns++] = (struct seg){ g.a, t.k, (int)r->nt - 1 };
+			continue;
+		}
+		rc = test_run(s, g.a, g.b, &t);
+		if (rc == 1) {
+			rc = 0;
+			continue;
+		}
+		if (rc)
+			break;
+		t.parent = g.parent;
+		t.split = t.p <= alpha;
+		if ((rc = push_test(r, &t)))
+			break;
+		if (t.split) {
+			int run = (int)r->nt - 1;
+			struct bm_cp_test far = t;
+
+			far.k = t.k2;
+			far.k2 = 0;
+			far.twin = run;
+			if ((rc = push_test(r, &far)))
+				break;
+			stack[ns++] = (struct seg){ t.k2, g.b, run };
+			stack[ns++] = (struct seg){ t.k, t.k2, run };
+			stack[ns++] = (struct seg){ g.a, t.k, run };
 		}
 	}
 	free(stack);

@@ -212,9 +212,13 @@ static void rules_line(FILE *f, const struct bm_hist_changes *c)
 
 	fprintf(f, "%zu series searched, %zu segments tested; a change is Benjamini-Hochberg "
 		"q <= %g over those tests, |change| >= %g%% of the mean before and, for times in "
-		"s, >= %g %s (compare's rules)\n", c->nseries, c->ntested, r->alpha, r->min_change,
-		t >= 1 || t == 0 ? t : t >= 1e-3 ? t * 1e3 : t * 1e6,
-		t >= 1 || t == 0 ? "s" : t >= 1e-3 ? "ms" : "us");
+		"s, >= ", c->nseries, c->ntested, r->alpha, r->min_change);
+	if (r->min_abs_auto)
+		fprintf(f, "the series' resolution (the smallest step between two of its values)");
+	else
+		fprintf(f, "%g %s", t >= 1 || t == 0 ? t : t >= 1e-3 ? t * 1e3 : t * 1e6,
+			t >= 1 || t == 0 ? "s" : t >= 1e-3 ? "ms" : "us");
+	fprintf(f, " (compare's rules)\n");
 }
 
 static const char *side_text(char *buf, size_t len, const struct bm_hist_data *d,
@@ -397,6 +401,8 @@ static void json_changes(FILE *f, const struct bm_hist_data *d, const struct bm_
 	bm_json_knum(&j, "fdr_alpha", c->rules.alpha);
 	bm_json_knum(&j, "min_change_pct", c->rules.min_change);
 	bm_json_knum(&j, "min_abs_time_s", c->rules.min_abs_time);
+	/* "resolution": min_abs_time_s is 0 and each series' own step is the floor */
+	bm_json_kstr(&j, "min_abs_time_rule", c->rules.min_abs_auto ? "resolution" : "fixed");
 	bm_json_kint(&j, "series", (long long)c->nseries);
 	bm_json_kint(&j, "tested", (long long)c->ntested);
 	bm_json_obj_end(&j);
