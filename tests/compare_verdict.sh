@@ -102,7 +102,10 @@ print(sum(1 for r in d["rows"] if r["p_mwu"] is not None and r["p_mwu"] < 0.1 - 
 	$bin compare --fail-on regression "$dir" >/dev/null 2>"$out/aa.gate"
 	rc=$?
 	sed 's/^/#   /' "$out/aa.gate"
-	check "A/A: compare --fail-on regression exits 0 (got $rc)" "[ $rc -eq 0 ]"
+	# in real time 3 boots a kernel rarely show every headline smaller than a change
+	# (issue 44): undecided, 31, is an answer too; a failure (30) never is
+	check "A/A: compare --fail-on regression passes or is undecided, never fails (got $rc)" \
+		"[ $rc -eq 0 ] || { [ $rc -eq 31 ] && grep -q 'UNDECIDED' $out/aa.gate; }"
 }
 
 # 2 -------------------------------------------------------------------------

@@ -31,7 +31,7 @@ def sample(center, n, cov=0.01):
     return [round(rnd.gauss(center, center * cov), 6) for _ in range(n)]
 
 
-def make(work, name, kernels, boots=3, end=None):
+def make(work, name, kernels, boots=3, end=None, cov=0.01):
     """kernels: [(label, center of real)]; end: {(label, boot): False} for a boot
     whose stream stops before its end record."""
     top = os.path.join(work, name)
@@ -39,7 +39,7 @@ def make(work, name, kernels, boots=3, end=None):
         for b in range(1, boots + 1):
             d = os.path.join(top, "%s.b%d" % (label, b))
             ok = (end or {}).get((label, b), True)
-            write_boot(d, label, "%02x%06x" % (k, b), [("dd64r", sample(real, 1))],
+            write_boot(d, label, "%02x%06x" % (k, b), [("dd64r", sample(real, 1, cov))],
                        wl="dd", metric="real", unit="s", end=ok)
     return top
 
@@ -68,10 +68,33 @@ rc2, _, _ = compare(slow, "--fail-on", "none")
 check(rc2 == 0, "--fail-on none exits 0 (got %d)" % rc2)
 rc2, err2, _ = compare(slow, "--fail-on", "regression", "--min-change", "100")
 check(rc2 == 0, "--min-change 100 lets it pass: the gate uses compare's rules (got %d)" % rc2)
-rc2, _, _ = compare(slow, "--fail-on", "regression", "--alpha", "0.0000001")
-check(rc2 == 0, "so does an --alpha no q-value reaches (got %d)" % rc2)
+rc2, err2, _ = compare(slow, "--fail-on", "regression", "--alpha", "0.0000001")
+check(rc2 == 31 and "UNDECIDED" in err2,
+      "an --alpha no q-value reaches: undecided, 31, never a pass (got %d)" % rc2)
 rc2, _, _ = compare(slow, "--fail-on", "change", "--format", "text")
 check(rc2 == GATE, "--fail-on change trips on it too, in any --format (got %d)" % rc2)
+
+# issue 44: in real time a headline neither a change nor shown smaller than one is
+# undecided (31), named; in virtual time (meta.json "icount": 1) the gate passes as before
+noisy = make(work, "noisy", [("kA", 0.24), ("kA_2", 0.24)], cov=0.08)
+rc, err, _ = compare(noisy, "--fail-on", "regression")
+check(rc == 31 and "UNDECIDED" in err and "dd64r" in err and "undecided: could be" in err,
+      "A/A at CoV 8%%, 3 boots, real time: undecided, exit 31, dd64r named (got %d: %s)" %
+      (rc, err.strip().replace("\n", " | ")))
+rc, err, _ = compare(noisy, "--fail-on", "change")
+check(rc == 31, "...with --fail-on change too (got %d)" % rc)
+for root, dirs, files in os.walk(noisy):
+    if "results.log" in files:
+        with open(os.path.join(root, "meta.json"), "w") as f:
+            f.write('{"icount": 1}\n')
+rc, err, _ = compare(noisy, "--fail-on", "regression")
+check(rc == 0 and "virtual time" in err,
+      "the same boots in virtual time: pass, the undecided rows said (got %d: %s)" %
+      (rc, err.strip()))
+many = make(work, "many", [("kA", 0.24), ("kA_2", 0.24)], boots=12, cov=0.02)
+rc, err, _ = compare(many, "--fail-on", "regression")
+check(rc == 0, "A/A at CoV 2%%, 12 boots, real time: shown smaller than 5%%, pass (got %d: %s)"
+      % (rc, err.strip()))
 
 fast = make(work, "fast", [("kA", 0.38), ("kA_2", 0.24)])
 rc, err, _ = compare(fast, "--fail-on", "regression")
@@ -121,6 +144,9 @@ for name, args, want in [
         ("badspec", ["--kernel", "deb:", "--baseline", K], "--kernel"),
         ("suite", ["--kernel", K, "--baseline", K, "--suite", "nosuch"], "nosuch"),
         ("failon", ["--kernel", K, "--baseline", K, "--fail-on", "always"], "fail-on"),
+        ("maxboots", ["--kernel", K, "--baseline", K, "--max-boots", "2"],
+         "below the first run's 3 boots"),
+        ("absauto", ["--kernel", K, "--baseline", K, "--min-abs-time", "auto"], "min-abs-time"),
         ("twokernels", ["--kernel", K, "--baseline-results", broken], "holds boots of 2 kernels"),
         ("nolabel", ["--kernel", K, "--baseline-results", os.path.join(work, "slow")],
          "no candidate_label")]:

@@ -38,6 +38,66 @@ int bm_gate_trips(const struct bm_cmp_entry *e, enum bm_gate_mode m)
 	return m == BM_GATE_CHANGE && e->head && e->head->changed;
 }
 
+/* t with P(T <= t) = p for Student's t with df degrees of freedom. */
+static double t_quantile(double p, double df)
+{
+	double lo = 0, hi = 1e6;
+	int i;
+
+	for (i = 0; i < 200 && hi - lo > 1e-10 * (1 + lo); i++) {
+		double mid = (lo + hi) / 2;
+
+		if (bm_t_cdf(mid, df) < p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+static const struct bm_cmp_row *base_row(const struct bm_cmp *c, const struct bm_cmp_row *r)
+{
+	size_t i;
+
+	for (i = 0; i < c->nrows; i++) {
+		const struct bm_cmp_row *b = &c->rows[i];
+
+		if (!b->kidx && !strcmp(b->wl, r->wl) && !strcmp(b->test, r->test) &&
+		    !strcmp(b->fs, r->fs) && !strcmp(b->metric, r->metric))
+			return b;
+	}
+	return NULL;
+}
+
+int bm_gate_row_cleared(const struct bm_cmp *c, const struct bm_cmp_row *r, enum bm_gate_mode m,
+			double *bound)
+{
+	const struct bm_cmp_row *b = base_row(c, r);
+	double va, vb, se, df, d, far, scale;
+
+	*bound = NAN;
+	if (!b || b->s.n < 2 || r->s.n < 2 || !(fabs(b->s.mean) > 0))
+		return 0;
+	va = r->s.stddev * r->s.stddev / (double)r->s.n;
+	vb = b->s.stddev * b->s.stddev / (double)b->s.n;
+	se = sqrt(va + vb);
+	/* Welch-Satterthwaite; no variance at all: the difference is exact */
+	df = se > 0 ? (va + vb) * (va + vb) /
+		      (va * va / (double)(r->s.n - 1) + vb * vb / (double)(b->s.n - 1)) : 1;
+	d = r->s.mean - b->s.mean;
+	/* the move in the worse direction; both ways when any change fails */
+	if (m == BM_GATE_CHANGE || r->dir == BM_DIR_NONE)
+		d = fabs(d);
+	else if (r->dir == BM_DIR_HIGHER)
+		d = -d;
+	far = d + (se > 0 ? t_quantile(1 - c->rules.alpha, df) * se : 0);
+	*bound = far / fabs(b->s.mean) * 100;
+	if (*bound < c->rules.min_change)
+		return 1;
+	scale = bm_cmp_time_scale(r->unit);
+	return scale > 0 && far * scale < c->rules.min_abs_time;
+}
+
 /* The class of the boots, as run would exit: infra-error first, then the
  * first boot that did not complete. */
 static const struct bm_cmp_boot *failed_boot(const struct bm_cmp *c, int *code)
@@ -87,6 +147,38 @@ static void untested_why(const struct bm_cmp *c, const struct bm_gate *g, char *
 			 "each): no variance, exit %d", g->nheads, maxn, g->code);
 }
 
+/* 1 when a tested headline row's test trips the gate. */
+static int row_trips(const struct bm_cmp *c, const struct bm_cmp_row *r, enum bm_gate_mode m)
+{
+	size_t i;
+
+	for (i = 0; i < c->nentries; i++)
+		if (c->entries[i].head == r)
+			return bm_gate_trips(&c->entries[i], m);
+	return 0;
+}
+
+/* The tested headline rows neither tripping nor cleared; the first max
+ * into out. */
+static size_t undecided(const struct bm_cmp *c, enum bm_gate_mode m, const struct bm_cmp_row **out,
+			size_t max)
+{
+	size_t i, n = 0;
+	double bound;
+
+	for (i = 0; i < c->nrows; i++) {
+		const struct bm_cmp_row *r = &c->rows[i];
+
+		if (!r->kidx || !r->headline || isnan(r->p_welch) || row_trips(c, r, m) ||
+		    bm_gate_row_cleared(c, r, m, &bound))
+			continue;
+		if (out && n < max)
+			out[n] = r;
+		n++;
+	}
+	return n;
+}
+
 void bm_gate_decide(const struct bm_cmp *c, enum bm_gate_mode m, struct bm_gate *g)
 {
 	const char *what = m == BM_GATE_CHANGE ? "change" : "regression";
@@ -103,6 +195,9 @@ void bm_gate_decide(const struct bm_cmp *c, enum bm_gate_mode m, struct bm_gate 
 		}
 	for (i = 0; i < c->nentries; i++)
 		g->ntrip += (size_t)bm_gate_trips(&c->entries[i], m);
+	g->nundecided = undecided(c, m, NULL, 0);
+	for (i = 0; i < c->nboots; i++)
+		g->realtime |= !c->boots[i].load.icount;
 	g->boot = failed_boot(c, &g->code);
 	if (g->boot) {
 		/* its reason too: a value that is no measurement is named there */
@@ -120,9 +215,15 @@ void bm_gate_decide(const struct bm_cmp *c, enum bm_gate_mode m, struct bm_gate 
 		g->code = BM_EXIT_GATE;
 		snprintf(g->why, sizeof(g->why), "FAIL, exit %d: %zu headline %s%s", g->code,
 			 g->ntrip, what, g->ntrip > 1 ? "s" : "");
+	} else if (g->nundecided && g->realtime) {
+		g->code = BM_EXIT_UNDECIDED;
+		snprintf(g->why, sizeof(g->why), "UNDECIDED, exit %d: no headline %s, but %zu of %zu "
+			 "tested headline rows could still hide one (boot more: bootmark ci "
+			 "--max-boots)", g->code, what, g->nundecided, g->nheads - g->nuntested);
 	} else {
-		snprintf(g->why, sizeof(g->why), "pass: no headline %s (%zu headline rows tested)",
-			 what, g->nheads - g->nuntested);
+		snprintf(g->why, sizeof(g->why), "pass: no headline %s (%zu headline rows tested%s)",
+			 what, g->nheads - g->nuntested,
+			 g->nundecided ? "; in virtual time, some not shown smaller than a change" : "");
 	}
 }
 
@@ -146,6 +247,21 @@ void bm_gate_print(FILE *f, const struct bm_cmp *c, const struct bm_gate *g)
 		fprintf(f, "  %s: %s %s\n", t, bm_cmp_delta(d, sizeof(d), e->head),
 			bm_cmp_verdict_word(e->head));
 	}
+	if (g->code == BM_EXIT_UNDECIDED) {
+		const struct bm_cmp_row *u[10];
+		size_t n = undecided(c, g->mode, u, 10);
+		double bound;
+
+		for (i = 0; i < n && i < 10; i++) {
+			bm_gate_row_cleared(c, u[i], g->mode, &bound);
+			fprintf(f, "  %s: %s, undecided: could be %+.1f%% worse (%g%% bound; a change is "
+				"%g%%)\n", bm_cmp_group_name(t, sizeof(t), u[i]),
+				bm_cmp_delta(d, sizeof(d), u[i]), bound, 100 * (1 - c->rules.alpha),
+				c->rules.min_change);
+		}
+		if (n > 10)
+			fprintf(f, "  ... and %zu more\n", n - 10);
+	}
 }
 
 void bm_gate_json(struct bm_json *j, const struct bm_cmp *c, const struct bm_gate *g)
@@ -157,10 +273,14 @@ void bm_gate_json(struct bm_json *j, const struct bm_cmp *c, const struct bm_gat
 	bm_json_kstr(j, "fail_on", bm_gate_modes[g->mode]);
 	bm_json_kint(j, "exit", g->code);
 	bm_json_kstr(j, "verdict", !g->code ? "pass" : g->code == BM_EXIT_GATE ? "fail" :
+		     g->code == BM_EXIT_UNDECIDED ? "undecided" :
 		     g->boot ? "boot-failed" : "no-verdict");
 	bm_json_kstr(j, "why", g->why);
 	bm_json_kint(j, "headline_rows", (long long)g->nheads);
 	bm_json_kint(j, "headline_untested", (long long)g->nuntested);
+	bm_json_kint(j, "headline_undecided", (long long)g->nundecided);
+	bm_json_key(j, "realtime");
+	bm_json_bool(j, g->realtime);
 	bm_json_key(j, "failed_boot");
 	if (g->boot) {
 		bm_json_obj_begin(j);
@@ -190,6 +310,25 @@ void bm_gate_json(struct bm_json *j, const struct bm_cmp *c, const struct bm_gat
 		bm_json_knum(j, "q_bh", e->head->q);
 		bm_json_kstr(j, "verdict", bm_cmp_verdict_word(e->head));
 		bm_json_obj_end(j);
+	}
+	bm_json_arr_end(j);
+	bm_json_key(j, "undecided");
+	bm_json_arr_begin(j);
+	if (g->mode != BM_GATE_OFF) {
+		const struct bm_cmp_row *u[64];
+		size_t n = undecided(c, g->mode, u, 64);
+		double bound;
+
+		for (i = 0; i < n && i < 64; i++) {
+			bm_gate_row_cleared(c, u[i], g->mode, &bound);
+			bm_json_obj_begin(j);
+			bm_json_kstr(j, "group", bm_cmp_group_name(grp, sizeof(grp), u[i]));
+			bm_json_kstr(j, "kernel", c->kernels[u[i]->kidx]);
+			bm_json_kstr(j, "metric", u[i]->metric);
+			bm_json_knum(j, "change_pct", u[i]->change);
+			bm_json_knum(j, "worse_bound_pct", bound);
+			bm_json_obj_end(j);
+		}
 	}
 	bm_json_arr_end(j);
 	bm_json_obj_end(j);

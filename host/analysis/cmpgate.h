@@ -13,8 +13,11 @@
 
 #include "compare.h"
 
-/* The gate's own exit code: none of 0, 1, 10..22, 100, 111, 125..129, 128+N. */
+/* The gate's own exit codes: none of 0, 1, 10..22, 100, 111, 125..129, 128+N. */
 #define BM_EXIT_GATE 30
+/* Boots in real time left a headline metric neither a change nor shown to be
+ * smaller than one: boot more (bootmark ci --max-boots), never a pass. */
+#define BM_EXIT_UNDECIDED 31
 
 enum bm_gate_mode { BM_GATE_OFF, BM_GATE_REGRESSION, BM_GATE_CHANGE };
 
@@ -26,6 +29,8 @@ struct bm_gate {
 	size_t ntrip;            /* summary entries that trip the gate */
 	size_t nheads;           /* headline rows against the baseline */
 	size_t nuntested;        /* of them, rows without a Welch p */
+	size_t nundecided;       /* tested, not tripping, not cleared (row_state) */
+	int realtime;            /* some boot ran in real time (not --icount) */
 	const struct bm_cmp_boot *boot;  /* the boot whose class decided, or NULL */
 	char why[512];           /* one line: the verdict */
 };
@@ -35,10 +40,23 @@ int bm_gate_parse(const char *s, enum bm_gate_mode *m);
 /* 1 when the summary entry trips a gate of mode m. */
 int bm_gate_trips(const struct bm_cmp_entry *e, enum bm_gate_mode m);
 /*
+ * A tested headline row against the baseline's row of its test: cleared (1)
+ * when even the far end of its one-sided (1 - alpha) Welch confidence bound
+ * in the direction the gate fails on (both for change and for a metric with
+ * no better direction) is no change under the rules: below --min-change %
+ * of the baseline's mean, or for a time below --min-abs-time.  0 when it is
+ * not (undecided, unless its test trips the gate); *bound gets that far end
+ * in % of the baseline's mean.
+ */
+int bm_gate_row_cleared(const struct bm_cmp *c, const struct bm_cmp_row *r, enum bm_gate_mode m,
+			double *bound);
+/*
  * The verdict on a built comparison.  In order: 111 when a boot is
  * infra-error, else the class code of the first boot (compare's order) that
  * did not complete; 100 when there is nothing to gate on (one kernel, or
- * no headline row with a test); BM_EXIT_GATE when an entry trips; else 0.
+ * no headline row with a test); BM_EXIT_GATE when an entry trips;
+ * BM_EXIT_UNDECIDED when some boot ran in real time and a tested headline
+ * row is not cleared (bm_gate_row_cleared); else 0.
  */
 void bm_gate_decide(const struct bm_cmp *c, enum bm_gate_mode m, struct bm_gate *g);
 /* "gate (--fail-on regression): ..." and one indented line per tripping entry. */

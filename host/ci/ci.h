@@ -29,6 +29,7 @@ struct bm_ci_opts {
 	char suite[32], fs[256], out[PATH_MAX];
 	char repeat[16], cov[16];
 	long long repeat_min, repeat_max, jobs;
+	long long max_boots;                              /* 0: no confirmation rounds */
 	char fail_on[16];
 	struct bm_cmp_rule_text rules;
 	char base[PATH_MAX], fragment[PATH_MAX], build_out[PATH_MAX];
@@ -48,6 +49,11 @@ struct bm_ci {
 	char earlier_label[BM_REL_MAX + 8]; /* ...and their label ("" = all of them) */
 	int run_code;                       /* bootmark run's exit code */
 	int nbase_boots;                    /* copied from the earlier job */
+	/* --max-boots: the first run's boots a kernel, the looks the alpha is
+	 * split over, the rounds booted after it (OUT/confirm-1, -2...), and
+	 * --alpha as given (rules.alpha is the look's) */
+	int first_boots, looks, nconfirm;
+	double alpha0;
 };
 
 /* host/ci/ci_kernel.c.  The candidate's spec from --src (built) or --kernel;
@@ -64,6 +70,9 @@ int bm_ci_copy_earlier(struct bm_ci *ci);
 /* compare.txt, compare.json, report.html, junit.xml, tap.txt, ci.json; the
  * gate's verdict in *g.  0, -EINVAL (no boot to compare) or -errno. */
 int bm_ci_outputs(struct bm_ci *ci, struct bm_gate *g);
+/* The gate's verdict on the boots so far, no file written; *fewest gets the
+ * boots of the kernel with the fewest.  0, -EINVAL or -errno. */
+int bm_ci_look(struct bm_ci *ci, struct bm_gate *g, int *fewest);
 /* The exit code of the job from the run's and the gate's. */
 int bm_ci_exit(const struct bm_ci *ci, const struct bm_gate *g);
 

@@ -360,6 +360,12 @@ static void w_ci(FILE *f, const void *arg)
 	bm_json_kstr(&j, "suite", ci->o.suite);
 	bm_json_kstr(&j, "fs", ci->o.fs);
 	bm_json_kint(&j, "run_exit", ci->run_code);
+	/* --max-boots: the budget, the looks, the alpha of the last look taken
+	 * (the one compare's files used), the rounds booted */
+	bm_json_kint(&j, "max_boots", ci->o.max_boots);
+	bm_json_kint(&j, "looks", ci->looks);
+	bm_json_knum(&j, "alpha_last_look", ci->rules.alpha);
+	bm_json_kint(&j, "confirm_rounds", ci->nconfirm);
 	bm_json_kint(&j, "exit", bm_ci_exit(ci, o->g));
 	bm_json_key(&j, "gate");
 	bm_gate_json(&j, o->c, o->g);
@@ -392,7 +398,7 @@ static int build(struct bm_ci *ci, struct bm_cmp *c, struct dirlist *all)
 	struct dirlist base = { 0 }, cand = { 0 };
 	char run[PATH_MAX], top[PATH_MAX];
 	size_t i;
-	int rc;
+	int rc, k;
 
 	bm_path(run, sizeof(run), "%s/run", ci->o.out);
 	bm_path(top, sizeof(top), "%s/baseline", ci->o.out);
@@ -402,6 +408,18 @@ static int build(struct bm_ci *ci, struct bm_cmp *c, struct dirlist *all)
 		rc = list_boots(run, ci->cand_label, &cand);
 	if (!rc)
 		rc = list_boots(run, "", all);
+	/* the confirmation rounds of --max-boots, in order */
+	for (k = 1; !rc && k <= ci->nconfirm; k++) {
+		char dir[PATH_MAX];
+
+		bm_path(dir, sizeof(dir), "%s/confirm-%d", ci->o.out, k);
+		if (ci->base_kind != BM_CI_BASE_RESULTS)
+			rc = list_boots(dir, ci->base_label, &base);
+		if (!rc)
+			rc = list_boots(dir, ci->cand_label, &cand);
+		if (!rc)
+			rc = list_boots(dir, "", all);
+	}
 	/* the baseline's boots first: compare's baseline is the first kernel seen */
 	for (i = 0; !rc && i < base.n; i++)
 		rc = bm_cmp_add_dir(c, base.v[i]);
@@ -448,8 +466,9 @@ int bm_ci_outputs(struct bm_ci *ci, struct bm_gate *g)
 	       ci->base_kind == BM_CI_BASE_RESULTS ? ci->o.baseline_results : ci->base_spec,
 	       ci->cand_label, ci->cand_spec);
 	bm_gate_print(stdout, &c, g);
-	printf("ci: %s: run/, compare.txt, compare.json, report.html, junit.xml, tap.txt, "
-	       "ci.json; exit %d\n", ci->o.out, bm_ci_exit(ci, g));
+	printf("ci: %s: run/%s, compare.txt, compare.json, report.html, junit.xml, tap.txt, "
+	       "ci.json; exit %d\n", ci->o.out, ci->nconfirm ? " and confirm-*/" : "",
+	       bm_ci_exit(ci, g));
 out_free:
 	for (i = 0; res && i < o.nboots; i++) {
 		bm_results_free(&res[i]);
@@ -457,6 +476,29 @@ out_free:
 	}
 	free(o.boots);
 	free(res);
+	free(all.v);
+	bm_cmp_free(&c);
+	return rc;
+}
+
+int bm_ci_look(struct bm_ci *ci, struct bm_gate *g, int *fewest)
+{
+	struct dirlist all = { 0 };
+	struct bm_cmp c;
+	size_t k;
+	int rc;
+
+	memset(&c, 0, sizeof(c));
+	memset(g, 0, sizeof(*g));
+	*fewest = 0;
+	if (!(rc = labels(ci)) && !(rc = build(ci, &c, &all))) {
+		bm_gate_decide(&c, ci->gate, g);
+		/* the candidate's: it is booted in every round (an earlier job's
+		 * baseline is not) */
+		*fewest = c.nkernels ? c.kboots[c.nkernels - 1] : 0;
+		for (k = 0; ci->base_kind != BM_CI_BASE_RESULTS && k < c.nkernels; k++)
+			*fewest = c.kboots[k] < *fewest ? c.kboots[k] : *fewest;
+	}
 	free(all.v);
 	bm_cmp_free(&c);
 	return rc;

@@ -41,6 +41,9 @@ static const struct bm_opt ci_tab[] = {
 	INT("repeat-min", repeat_min, "3", 2, 1000, "--repeat auto: completed boots per kernel at least"),
 	INT("repeat-max", repeat_max, "10", 2, 1000, "--repeat auto: boots per kernel at most"),
 	STR("cov", cov, "3.0", "--repeat auto: stable when every headline CoV is below this, %"),
+	INT("max-boots", max_boots, "0", 0, 1000, "confirm: while the gate is undecided (boots in "
+	    "real time), boot both kernels again, a round at a time, up to this many boots a "
+	    "kernel; 0 = no confirmation (docs/ci.md)"),
 	{ .name = "fail-on", .type = BM_OPT_STR, .off = OFF(fail_on), .len = 16,
 	  .def = "regression", .choices = bm_gate_modes,
 	  .help = "the gate: exit 30 on a headline regression (or any headline change; none: "
@@ -79,7 +82,10 @@ static void ci_usage(FILE *f)
 		   "(bootmark run --repeat auto; only the candidate with --baseline-results), and\n"
 		   "writes OUT/run/ (the boots), compare.txt, compare.json, report.html, junit.xml,\n"
 		   "tap.txt and ci.json.  The gate is compare --fail-on (docs/ci.md).\n"
-		   "Exit: 0 the gate passed; 30 a headline regression (or change); 10..22 the class\n"
+		   "With --max-boots N the first run boots each kernel --repeat-min (or --repeat)\n"
+		   "times, then a round more while the gate is undecided, at most N a kernel.\n"
+		   "Exit: 0 the gate passed; 30 a headline regression (or change); 31 undecided:\n"
+		   "boots in real time cannot yet tell (boot more); 10..22 the class\n"
 		   "of the first boot that did not complete; 1 a kernel did not build; 100 bad\n"
 		   "input; 111 system error; stopped by a signal: ended by it once the files are\n"
 		   "written (docs/exit-codes.md).\n\n"
@@ -105,6 +111,38 @@ static int check_spec(const char *opt, const char *spec)
 		return 0;
 	bm_msg("--%s: %s", opt, err);
 	return -EINVAL;
+}
+
+/* --max-boots: the first run's boots a kernel, and the looks the gate's
+ * alpha is split over (one after the first run and one after each round). */
+static int check_confirm(struct bm_ci *ci)
+{
+	const struct bm_ci_opts *o = &ci->o;
+
+	if (!o->max_boots)
+		return 0;
+	ci->first_boots = (int)(strcmp(o->repeat, "auto") ? atoll(o->repeat) : o->repeat_min);
+	if (o->max_boots < ci->first_boots) {
+		bm_msg("--max-boots %lld is below the first run's %d boots a kernel (--repeat or "
+		       "--repeat-min)", o->max_boots, ci->first_boots);
+		return -EINVAL;
+	}
+	ci->looks = (int)o->max_boots - ci->first_boots + 1;
+	ci->alpha0 = ci->rules.alpha;
+	return 0;
+}
+
+/*
+ * The alpha of a look, Haybittle and Peto's split: the looks before the last
+ * share a tenth of --alpha (a decision there needs strong evidence), the last
+ * has the other nine tenths; by the union bound the whole budget's chance of
+ * a false decision, either way, is at most --alpha.  One look: --alpha.
+ */
+static double look_alpha(const struct bm_ci *ci, int last)
+{
+	if (ci->looks <= 1)
+		return ci->alpha0;
+	return last ? 0.9 * ci->alpha0 : 0.1 * ci->alpha0 / (ci->looks - 1);
 }
 
 static int check_repeat(const struct bm_ci_opts *o)
@@ -167,7 +205,7 @@ static int plan(struct bm_ci *ci, int argc, char **argv)
 			o->baseline_rev[0] ? BM_CI_BASE_REV : BM_CI_BASE_RESULTS;
 	if (check_spec("kernel", o->kernel) || check_spec("baseline", o->baseline) ||
 	    check_repeat(o) || bm_gate_parse(o->fail_on, &ci->gate) ||
-	    bm_cmp_parse_rules(&o->rules, &ci->rules, 0))
+	    bm_cmp_parse_rules(&o->rules, &ci->rules, 0) || check_confirm(ci))
 		return -EINVAL;
 	if (!o->fragment[0] && (bm_exe_dir(job, sizeof(job)) ||
 				bm_path(o->fragment, sizeof(o->fragment), "%s/../configs/kernel.config",
@@ -250,16 +288,20 @@ static int wait_run(pid_t pid)
 	return 128 + WTERMSIG(status);
 }
 
-static int boot(struct bm_ci *ci)
+/* bootmark run into OUT/run (round 0: --repeat as given; with --max-boots
+ * the first run's boots) or OUT/confirm-ROUND (one boot a kernel). */
+static int boot(struct bm_ci *ci, int round)
 {
 	char *argv[64], dir[PATH_MAX], bargs[16][PATH_MAX + 32];
 	struct bm_ci_opts *o = &ci->o;
-	char rmin[24], rmax[24];
+	char rmin[24], rmax[24], rep[24];
 	pid_t pid;
 	int n = 0, rc;
 
-	if (bm_path(dir, sizeof(dir), "%s/run", o->out))
+	if (round ? bm_path(dir, sizeof(dir), "%s/confirm-%d", o->out, round) :
+		    bm_path(dir, sizeof(dir), "%s/run", o->out))
 		return BM_EXIT_USAGE;
+	snprintf(rep, sizeof(rep), "%d", round ? 1 : ci->first_boots);
 	argv[n++] = ci->exe;
 	argv[n++] = "run";
 	if (ci->base_kind != BM_CI_BASE_RESULTS) {
@@ -275,8 +317,8 @@ static int boot(struct bm_ci *ci)
 	argv[n++] = "--out";
 	argv[n++] = dir;
 	argv[n++] = "--repeat";
-	argv[n++] = o->repeat;
-	if (!strcmp(o->repeat, "auto")) {
+	argv[n++] = o->max_boots ? rep : o->repeat;
+	if (!o->max_boots && !strcmp(o->repeat, "auto")) {
 		snprintf(rmin, sizeof(rmin), "%lld", o->repeat_min);
 		snprintf(rmax, sizeof(rmax), "%lld", o->repeat_max);
 		argv[n++] = "--repeat-min";
@@ -301,6 +343,40 @@ static int boot(struct bm_ci *ci)
 	return wait_run(pid);
 }
 
+/*
+ * --max-boots: a round of boots (both kernels, one each, interleaved) while
+ * the gate on all the boots so far is undecided, up to the budget.  Stops on
+ * a decision, a boot that did not complete (the gate reports it) or a stop
+ * signal.  0, or an exit code.
+ */
+static int confirm(struct bm_ci *ci)
+{
+	struct bm_gate g;
+	int fewest, rc;
+
+	if (!ci->o.max_boots)
+		return 0;
+	printf("ci: the gate decides in up to %d looks, up to %lld boots a kernel: alpha %g at "
+	       "each look before the last, %g at the last\n", ci->looks, ci->o.max_boots,
+	       look_alpha(ci, 0), look_alpha(ci, 1));
+	while (!ci->run_code && !bm_stop_signal()) {
+		ci->rules.alpha = look_alpha(ci, ci->first_boots + ci->nconfirm >= ci->o.max_boots);
+		if ((rc = bm_ci_look(ci, &g, &fewest)))
+			return rc == -EINVAL ? BM_EXIT_USAGE : BM_EXIT_SYSTEM;
+		printf("ci: look after %d boots a kernel (alpha %g): %s\n", fewest, ci->rules.alpha,
+		       g.why);
+		if (g.code != BM_EXIT_UNDECIDED || fewest >= ci->o.max_boots)
+			break;
+		printf("ci: confirmation round %d: one more boot of each kernel\n", ci->nconfirm + 1);
+		fflush(stdout);
+		ci->run_code = boot(ci, ci->nconfirm + 1);
+		if (ci->run_code == BM_EXIT_USAGE || ci->run_code == 127)
+			return ci->run_code == 127 ? BM_EXIT_SYSTEM : BM_EXIT_USAGE;
+		ci->nconfirm++;
+	}
+	return 0;
+}
+
 /* The job after its plan: kernels, boots, files.  Returns the exit code. */
 static int job(struct bm_ci *ci)
 {
@@ -321,10 +397,12 @@ static int job(struct bm_ci *ci)
 		return rc == BM_KBUILD_FAILED ? BM_EXIT_NOTDONE :
 		       rc == -EINVAL ? BM_EXIT_USAGE : BM_EXIT_SYSTEM;
 	bm_stop_catch();
-	ci->run_code = boot(ci);
+	ci->run_code = boot(ci, 0);
 	/* the run wrote nothing to compare: bad input, no build, or no boot */
 	if (ci->run_code == BM_EXIT_USAGE || ci->run_code == 127)
 		return ci->run_code == 127 ? BM_EXIT_SYSTEM : BM_EXIT_USAGE;
+	if ((rc = confirm(ci)))
+		return rc;
 	rc = bm_ci_outputs(ci, &g);
 	if (rc)
 		return rc == -EINVAL && ci->run_code ? ci->run_code :

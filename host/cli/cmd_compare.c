@@ -60,7 +60,8 @@ static void compare_usage(FILE *f)
 		   "111 system error.  With --fail-on (the gate's verdict goes to stderr): 30 a\n"
 		   "headline regression (or change), the class of the first boot that did not\n"
 		   "complete (10..22; 111 infra-error), 100 one kernel only or no headline row\n"
-		   "tested (docs/ci.md).\n\n"
+		   "tested, 31 undecided: boots in real time not yet showing a headline metric\n"
+		   "smaller than a change (docs/ci.md).\n\n"
 		   "options:\n");
 	bm_cli_help(f, compare_tab);
 }
