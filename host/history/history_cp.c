@@ -27,10 +27,12 @@
  * segmentation does (Olshen, Venkatraman, Lucito and Wigler, Biostatistics
  * 2004): the run of kernels inside it whose mean differs most from the rest
  * (the pooled t of the run against the rest, every run with two values
- * inside and two on each side), tested with the same robust two-sample p,
- * corrected by Bonferroni over the runs (no up-crossing bound is at hand for
- * two ends; the count is what a run of the few kernels a history holds can
- * afford).  That test is one more of the family.
+ * inside and two on each side), tested by Student's test with the value
+ * that supports it most left out (not Welch's too: a short run's own
+ * variance is a guess of few degrees of freedom, and the rest of the segment
+ * knows the noise), corrected by Bonferroni over the runs (no up-crossing
+ * bound is at hand for two ends; the count is what a run of the few kernels
+ * a history holds can afford).  That test is one more of the family.
  */
 #include <errno.h>
 #include <math.h>
@@ -257,12 +259,12 @@ static int push_test(struct bm_cp_result *r, const struct bm_cp_test *t)
 
 /*
  * The p of a split between x[0..m) and x[m..n): the larger of Welch's and
- * Student's (pooled variance).  Welch alone is too ready when a small side
+ * Student's (pooled variance); Student's alone when pooled (a run's test).  Welch alone is too ready when a small side
  * happens to vary little (3 values against 57: its variance is a guess);
  * Student alone makes a lone outlier on a small side a shift of its mean.
  * Two sides without any variance are certain: equal or not.
  */
-static void split_p(const double *x, size_t m, size_t n, double *p, double *t)
+static void split_p(const double *x, size_t m, size_t n, int pooled, double *p, double *t)
 {
 	struct bm_summary a, b;
 	struct bm_welch w;
@@ -280,7 +282,7 @@ static void split_p(const double *x, size_t m, size_t n, double *p, double *t)
 		  (double)(n - 2));
 	ts = (b.mean - a.mean) / (sp * sqrt(1.0 / (double)m + 1.0 / (double)(n - m)));
 	ps = 2 * (1 - bm_t_cdf(fabs(ts), (double)(n - 2)));
-	*p = fmax(w.p, ps);
+	*p = pooled ? ps : fmax(w.p, ps);
 	*t = -w.t;   /* bm_welch_test's t is a - b */
 }
 
@@ -292,12 +294,12 @@ static void split_p(const double *x, size_t m, size_t n, double *p, double *t)
  * that side's variance (Welch); this covers one on a large side, which
  * moves its mean.
  */
-static int robust_p(const double *x, size_t m, size_t n, double *p, double *t)
+static int robust_p(const double *x, size_t m, size_t n, int pooled, double *p, double *t)
 {
 	double *y = malloc(n * sizeof(double)), pp, tt, lo_mean = 0, hi_mean = 0;
 	size_t i, side;
 
-	split_p(x, m, n, p, t);
+	split_p(x, m, n, pooled, p, t);
 	if (!y)
 		return -ENOMEM;
 	for (i = 0; i < m; i++)
@@ -316,7 +318,7 @@ static int robust_p(const double *x, size_t m, size_t n, double *p, double *t)
 		for (i = 0; i < n; i++)
 			if (i != drop)
 				y[k++] = x[i];
-		split_p(y, side ? m : m - 1, n - 1, &pp, &tt);
+		split_p(y, side ? m : m - 1, n - 1, pooled, &pp, &tt);
 		*p = fmax(*p, pp);
 	}
 	free(y);
@@ -350,7 +352,7 @@ double bm_cp_test_at(const struct bm_cp_series *s, size_t a, size_t k, size_t b)
 		free(m);
 		return 1;
 	}
-	if (robust_p(s->x + s->off[a], s->off[k] - s->off[a], n, &p, &t))
+	if (robust_p(s->x + s->off[a], s->off[k] - s->off[a], n, 0, &p, &t))
 		p = NAN;
 	else
 		p = bm_cp_pmax(z_of_p(p), m, np, n);
@@ -381,7 +383,7 @@ static int test_segment(const struct bm_cp_series *s, size_t a, size_t b, struct
 		;
 	t->npos = np;
 	t->twin = -1;
-	if (robust_p(x, best, n, &t->p_raw, &t->t)) {
+	if (robust_p(x, best, n, 0, &t->p_raw, &t->t)) {
 		free(m);
 		return -ENOMEM;
 	}
@@ -454,7 +456,7 @@ static int test_run(const struct bm_cp_series *s, size_t a, size_t b, struct bm_
 	for (k = s->off[bi]; k < s->off[bj]; k++)
 		y[o++] = s->x[k];
 	*t = (struct bm_cp_test){ .a = a, .k = bi, .k2 = bj, .b = b, .npos = npairs, .twin = -1 };
-	if (robust_p(y, n - (s->off[bj] - s->off[bi]), n, &t->p_raw, &t->t)) {
+	if (robust_p(y, n - (s->off[bj] - s->off[bi]), n, 1, &t->p_raw, &t->t)) {
 		rc = -ENOMEM;
 		goto out_free;
 	}
