@@ -259,10 +259,12 @@ static int push_test(struct bm_cp_result *r, const struct bm_cp_test *t)
 
 /*
  * The p of a split between x[0..m) and x[m..n): the larger of Welch's and
- * Student's (pooled variance); Student's alone when pooled (a run's test).  Welch alone is too ready when a small side
+ * Student's (pooled variance).  Welch alone is too ready when a small side
  * happens to vary little (3 values against 57: its variance is a guess);
  * Student alone makes a lone outlier on a small side a shift of its mean.
- * Two sides without any variance are certain: equal or not.
+ * Two sides without any variance are certain: equal or not.  Student's
+ * alone when pooled (a run's test, where the leave-one-out takes the
+ * outlier).
  */
 static void split_p(const double *x, size_t m, size_t n, int pooled, double *p, double *t)
 {
