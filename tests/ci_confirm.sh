@@ -28,11 +28,7 @@ json() { /usr/bin/python3 -c "import json,sys; d=json.load(open(sys.argv[1])); p
 [ -x "$BM" ] || { echo "not ok - $BM missing (make first)"; exit 1; }
 command -v qemu-system-x86_64 >/dev/null || { echo "# SKIP no qemu-system-x86_64"; exit 77; }
 out=$(mktemp -d /tmp/bootmark-confirm.XXXXXX) || exit 1
-if ! $BM kernel fetch "$kernel" >"$out/fetch.log" 2>&1; then
-	cat "$out/fetch.log"
-	echo "# SKIP cannot fetch $kernel"
-	exit 77
-fi
+fetch_or_skip "$kernel"
 cp -r "$(dirname "$BM")/../configs" "$out/cfg"
 printf 'suite disk_size=1G repeat=1\ndd size=256M bs=1M\n' >"$out/cfg/suites/one"
 ci() {

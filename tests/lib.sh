@@ -49,6 +49,15 @@ EOF
 	} >"$1" && chmod +x "$1"
 }
 
+# fetch_or_skip KERNEL: $BM fetches KERNEL into the cache, or the script says why and
+# skips (77): a host that cannot reach the archive is no failure of bootmark's
+fetch_or_skip() {
+	$BM kernel fetch "$1" >"$out/fetch.log" 2>&1 && return 0
+	cat "$out/fetch.log"
+	echo "# SKIP cannot fetch $1"
+	exit 77
+}
+
 # The summary line; $out is removed when everything passed, unless BM_KEEP is set.
 finish() {
 	echo "# $(($(date +%s) - t_start)) s"

@@ -30,11 +30,7 @@ json() { /usr/bin/python3 -c "import json,sys; d=json.load(open(sys.argv[1])); p
 [ -x "$BM" ] || { echo "not ok - $BM missing (make first)"; exit 1; }
 command -v qemu-system-x86_64 >/dev/null || { echo "# SKIP no qemu-system-x86_64"; exit 77; }
 out=$(mktemp -d /tmp/bootmark-procs.XXXXXX) || exit 1
-if ! $BM kernel fetch "$kernel" >"$out/fetch.log" 2>&1; then
-	cat "$out/fetch.log"
-	echo "# SKIP cannot fetch $kernel"
-	exit 77
-fi
+fetch_or_skip "$kernel"
 # QEMUs this script started, killed at the end if a check left one running
 qpids=
 cleanup() {

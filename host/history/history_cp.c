@@ -470,12 +470,29 @@ out_free:
 	return rc;
 }
 
+struct seg {
+	size_t a, b;
+	int parent;           /* the test whose split made the segment; -1 none */
+};
+
+/* Segment g by a split (run 0) or a run (run 1), the test recorded in r:
+ * 1 when it passed (search on), 0 when not or untestable, -ENOMEM. */
+static int tested(const struct bm_cp_series *s, const struct seg *g, double alpha, int run,
+		  struct bm_cp_result *r, struct bm_cp_test *t)
+{
+	int rc = run ? test_run(s, g->a, g->b, t) : test_segment(s, g->a, g->b, t);
+
+	if (rc)
+		return rc == 1 ? 0 : rc;
+	t->parent = g->parent;
+	t->split = t->p <= alpha;
+	rc = push_test(r, t);
+	return rc ? rc : t->split;
+}
+
 int bm_cp_search(const struct bm_cp_series *s, double alpha, struct bm_cp_result *r)
 {
-	struct seg {
-		size_t a, b;
-		int parent;
-	} *stack;
+	struct seg *stack;
 	size_t ns = 0;
 	int rc = 0;
 
@@ -492,41 +509,24 @@ int bm_cp_search(const struct bm_cp_series *s, double alpha, struct bm_cp_result
 		struct seg g = stack[--ns];
 		struct bm_cp_test t;
 
-		rc = test_segment(s, g.a, g.b, &t);
-		if (rc == 1) {
-			rc = 0;
-			continue;
-		}
-		if (rc)
-			break;
-		t.parent = g.parent;
-		t.split = t.p <= alpha;
-		if ((rc = push_test(r, &t)))
-			break;
-		if (t.split) {
+		rc = tested(s, &g, alpha, 0, r, &t);
+		if (rc > 0) {
 			/* the left side is searched first: tests in position order */
 			stack[ns++] = (struct seg){ t.k, g.b, (int)r->nt - 1 };
 			stack[ns++] = (struct seg){ g.a, t.k, (int)r->nt - 1 };
-			continue;
-		}
-		rc = test_run(s, g.a, g.b, &t);
-		if (rc == 1) {
 			rc = 0;
 			continue;
 		}
-		if (rc)
-			break;
-		t.parent = g.parent;
-		t.split = t.p <= alpha;
-		if ((rc = push_test(r, &t)))
-			break;
-		if (t.split) {
+		if (!rc)
+			rc = tested(s, &g, alpha, 1, r, &t);
+		if (rc > 0) {
 			int run = (int)r->nt - 1;
 			struct bm_cp_test far = t;
 
 			far.k = t.k2;
 			far.k2 = 0;
 			far.twin = run;
+			/* 0 when recorded: the search goes on */
 			if ((rc = push_test(r, &far)))
 				break;
 			stack[ns++] = (struct seg){ t.k2, g.b, run };
