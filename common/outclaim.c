@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "outclaim.h"
@@ -27,11 +28,16 @@ static void holder(int fd, char *who, size_t len)
 	int cfd;
 
 	who[0] = '\0';
-	got = pread(fd, buf, sizeof(buf) - 1, 0);
-	if (got <= 0)
-		return;
-	buf[got] = '\0';
-	pid = strtol(buf, NULL, 10);
+	/* the holder writes its pid just after it takes the lock: a loser that
+	 * came between the two finds the file empty, so it looks again for up
+	 * to 100 ms (make check's races hit that gap, "pid unknown") */
+	for (i = 0, pid = 0; i < 50 && pid <= 0; i++) {
+		if (i)
+			nanosleep(&(struct timespec){ .tv_nsec = 2000000 }, NULL);
+		got = pread(fd, buf, sizeof(buf) - 1, 0);
+		buf[got > 0 ? got : 0] = '\0';
+		pid = strtol(buf, NULL, 10);
+	}
 	if (pid <= 0)
 		return;
 	snprintf(path, sizeof(path), "/proc/%ld/cmdline", pid);
