@@ -55,43 +55,29 @@ static double t_quantile(double p, double df)
 	return (lo + hi) / 2;
 }
 
-static const struct bm_cmp_row *base_row(const struct bm_cmp *c, const struct bm_cmp_row *r)
-{
-	size_t i;
-
-	for (i = 0; i < c->nrows; i++) {
-		const struct bm_cmp_row *b = &c->rows[i];
-
-		if (!b->kidx && !strcmp(b->wl, r->wl) && !strcmp(b->test, r->test) &&
-		    !strcmp(b->fs, r->fs) && !strcmp(b->metric, r->metric))
-			return b;
-	}
-	return NULL;
-}
-
 int bm_gate_row_cleared(const struct bm_cmp *c, const struct bm_cmp_row *r, enum bm_gate_mode m,
 			double *bound)
 {
-	const struct bm_cmp_row *b = base_row(c, r);
+	const struct bm_summary *b = &r->base_s;   /* compare paired them */
 	double va, vb, se, df, d, far, scale;
 
 	*bound = NAN;
-	if (!b || b->s.n < 2 || r->s.n < 2 || !(fabs(b->s.mean) > 0))
+	if (b->n < 2 || r->s.n < 2 || !(fabs(b->mean) > 0))
 		return 0;
 	va = r->s.stddev * r->s.stddev / (double)r->s.n;
-	vb = b->s.stddev * b->s.stddev / (double)b->s.n;
+	vb = b->stddev * b->stddev / (double)b->n;
 	se = sqrt(va + vb);
 	/* Welch-Satterthwaite; no variance at all: the difference is exact */
 	df = se > 0 ? (va + vb) * (va + vb) /
-		      (va * va / (double)(r->s.n - 1) + vb * vb / (double)(b->s.n - 1)) : 1;
-	d = r->s.mean - b->s.mean;
+		      (va * va / (double)(r->s.n - 1) + vb * vb / (double)(b->n - 1)) : 1;
+	d = r->s.mean - b->mean;
 	/* the move in the worse direction; both ways when any change fails */
 	if (m == BM_GATE_CHANGE || r->dir == BM_DIR_NONE)
 		d = fabs(d);
 	else if (r->dir == BM_DIR_HIGHER)
 		d = -d;
 	far = d + (se > 0 ? t_quantile(1 - c->rules.alpha, df) * se : 0);
-	*bound = far / fabs(b->s.mean) * 100;
+	*bound = far / fabs(b->mean) * 100;
 	if (*bound < c->rules.min_change)
 		return 1;
 	scale = bm_cmp_time_scale(r->unit);

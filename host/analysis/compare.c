@@ -222,9 +222,11 @@ static void test_row(struct bm_cmp_row *r, const double *x, const double *base, 
 	struct bm_mwu u;
 
 	r->base_center = r->change = r->p_welch = r->p_mwu = r->q = NAN;
+	memset(&r->base_s, 0, sizeof(r->base_s));
 	if (!b || r == b)
 		return;
 	r->base_center = b->center;
+	r->base_s = b->s;
 	if (b->center != 0 && isfinite(b->center))
 		r->change = (r->center - b->center) / fabs(b->center) * 100;
 	bm_welch_test(x, r->s.n, base, nb, &w);

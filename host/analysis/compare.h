@@ -102,6 +102,7 @@ struct bm_cmp_row {         /* one kernel's sample of one (wl, test, fs, metric)
 	struct bm_summary s;
 	double center;
 	double base_center;     /* the baseline's center; NAN for it and without one */
+	struct bm_summary base_s; /* the baseline row's summary; n 0 for it and without one */
 	double change;          /* % vs the baseline's center; NAN for it */
 	double p_welch, p_mwu;  /* NAN when not computed */
 	double q;               /* BH q-value of p_welch; NAN outside the family */
