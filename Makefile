@@ -345,6 +345,10 @@ check-outsafety: all
 # QEMU, seconds); docs/history.md's accuracy table as the generator gives it (a few s).  The real history of four releases is made of tests/bisect.sh's
 # boots (check-bisect runs tests/history.sh on them: no boots of its own).
 HISTORY_GEN := $(O)/gcc/tests/history_gen
+# its accuracy tables live in two files of their own
+$(HISTORY_GEN): $(O)/gcc/tests/history_gen.o $(O)/gcc/tests/history_acc.o \
+		$(O)/gcc/tests/history_acc_conf.o $(O)/gcc/libbm.a
+	$(Q)$(CC) -o $@ $^ -laio -lm $(SQLITE_LIBS)
 check-history: all $(HISTORY_GEN)
 	$(Q)BM=$(O)/bootmark HISTORY_GEN=$(HISTORY_GEN) $(STEP) history-store sh tests/history_store.sh
 	$(Q)BM=$(O)/bootmark HISTORY_GEN=$(HISTORY_GEN) $(STEP) history-report sh tests/history_report.sh

@@ -39,7 +39,10 @@ static void child_exec(char *const argv[], const char *cwd, int out_fd, pid_t pa
 	}
 	if (out_fd >= 0 && out_fd != 1) {
 		dup2(out_fd, 1);
-		close(out_fd);
+		/* stderr stays open: an fd 2 left closed is the next file's, and QEMU
+		 * refuses a standard stream for its -add-fd */
+		if (out_fd > 2)
+			close(out_fd);
 	}
 	if (cwd && chdir(cwd)) {
 		fprintf(stderr, "bootmark: cannot enter %s: %s\n", cwd, strerror(errno));

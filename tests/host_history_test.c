@@ -319,6 +319,84 @@ static void test_floor(void)
 	TAP_EQ_STR(got, "", "and none under auto: the move is below one tick, the series' resolution");
 }
 
+/* The kernels bm_cp_confirm_want marks in f, as "k,k"; the candidates in *n;
+ * the root test's p and whether it is a change in *p, *kept. */
+static int no_explore;
+
+static void wanted(const struct fixture *f, char *out, size_t len, int *n, double *p, int *kept)
+{
+	struct bm_cmp_rules ru = { .alpha = 0.01, .min_change = 5, .min_abs_time = 0.01 };
+	const char *unit = "MiB/s";
+	struct bm_cp_confirm cf;
+	struct bm_cp_result r;
+	struct bm_cp_decision d;
+	unsigned char want[100] = { 0 };
+
+	bm_cp_confirm_default(&cf, ru.alpha);
+	if (no_explore)
+		cf.explore = 0;
+	out[0] = '\0';
+	if (bm_cp_search(&f->s, ru.alpha, &r) || bm_cp_decide(&f->s, &r, 1, &ru, &unit, &d))
+		tap_bail("out of memory");
+	*n = bm_cp_confirm_want(&f->s, &r, &d, &cf, &ru, unit, want);
+	*p = r.nt ? r.t[0].p : 1;
+	*kept = r.nt && d.keep[0];
+	for (size_t k = 0; k < f->s.nk; k++)
+		if (want[k])
+			snprintf(out + strlen(out), len - strlen(out), "%s%zu", out[0] ? "," : "", k);
+	bm_cp_decision_free(&d, 1);
+	bm_cp_result_free(&r);
+}
+
+/* issue 44: which kernels history changes --confirm boots again */
+static void test_confirm(void)
+{
+	double v[] = { 0.247372, 0.247362, 0.247370, 0.381040 }, p;
+	size_t off[] = { 0, 1, 2, 3, 4 };
+	struct fixture f;
+	char got[128], name[320];
+	int n, kept, i;
+
+	f.s = (struct bm_cp_series){ .x = v, .off = off, .nk = 4 };
+	changes(&f, got, sizeof(got));
+	TAP_EQ_STR(got, "", "four kernels of one boot, +54% at the last: no change (one value is no side)");
+	no_explore = 1;
+	wanted(&f, got, sizeof(got), &n, &p, &kept);
+	tap_ok(strchr(got, '3') != NULL, "the last kernel stands off its neighbours: booted again (%s)",
+	       got);
+	v[3] = 0.247380;
+	wanted(&f, got, sizeof(got), &n, &p, &kept);
+	TAP_EQ_STR(got, "", "the same four without the switch: none booted again for the ends");
+	no_explore = 0;
+	wanted(&f, got, sizeof(got), &n, &p, &kept);
+	TAP_EQ_STR(got, "0,1,2,3", "but the kernels next to its first split have fewer than 3 boots: "
+		   "booted around it, whatever its p");
+	fill(&f, 20, 3, 0.03, 8, 0.20);
+	wanted(&f, got, sizeof(got), &n, &p, &kept);
+	tap_ok(kept && p < 1e-6 && !strstr(got, "7,8"),
+	       "a +20%% step at CoV 3%%, found with p %.2g: not booted around (%s)", p, got[0] ? got : "-");
+	/* a 10% step at CoV 8%, 3 boots: the first series whose split fails near alpha */
+	for (i = 0; i < 200; i++) {
+		fill(&f, 20, 3, 0.08, 10, 0.10);
+		wanted(&f, got, sizeof(got), &n, &p, &kept);
+		if (!kept && p > 0.01 && p <= 0.3)
+			break;
+	}
+	snprintf(name, sizeof(name), "a 10%% step at CoV 8%% whose split fails at p %.3f (series %d): "
+		 "the two kernels each side of it booted again (%s)", p, i, got);
+	{
+		struct bm_cp_result r;
+		char around[64];
+
+		if (bm_cp_search(&f.s, 0.01, &r))
+			tap_bail("out of memory");
+		snprintf(around, sizeof(around), "%zu,%zu,%zu,%zu", r.t[0].k - 2, r.t[0].k - 1,
+			 r.t[0].k, r.t[0].k + 1);
+		tap_ok(i < 200 && strstr(got, around) != NULL, "%s", name);
+		bm_cp_result_free(&r);
+	}
+}
+
 static void test_bh(void)
 {
 	struct bm_cmp_rules ru = { .alpha = 0.01, .min_change = 5, .min_abs_time = 0.01 };
@@ -459,6 +537,7 @@ int main(void)
 	test_pmax();
 	test_search();
 	test_floor();
+	test_confirm();
 	test_bh();
 	tu_mkdtemp(tmp);
 	test_file(tmp);

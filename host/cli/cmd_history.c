@@ -24,7 +24,7 @@ struct hist_opts {
 	char metric[128], fs[32], host[128], suite[32], method[32], pool[64], order[8], format[8];
 	struct bm_cmp_rule_text rules;
 	char out[PATH_MAX], git[PATH_MAX];
-	int dry_run;
+	int dry_run, confirm, max_boots;
 };
 
 static const char *const formats[] = { "text", "csv", "json", NULL };
@@ -70,6 +70,16 @@ static const struct bm_opt changes_tab[] = {
 	FILTERS,
 	BM_CMP_HIST_RULE_OPTS(struct hist_opts, rules),
 	CHOICE("format", format, "text", formats, "text, csv or json"),
+	{ .name = "confirm", .type = BM_OPT_BOOL, .off = offsetof(struct hist_opts, confirm),
+	  .def = "0", .help = "boot again the kernels around each change point not yet sure, add "
+	  "the boots, search again, until none is or --max-boots is spent; what bootmark cannot "
+	  "boot here is printed (docs/history.md, \"Confirming\")" },
+	{ .name = "max-boots", .type = BM_OPT_INT, .off = offsetof(struct hist_opts, max_boots),
+	  .def = "4", .min = 1, .max = 1000, .help = "--confirm: boots a kernel on average, each "
+	  "host, suite, profile and method" },
+	STR("out", out, NULL, "--confirm: the folder of the boots (default confirm-<UTC time>)"),
+	{ .name = "dry-run", .type = BM_OPT_BOOL, .off = offsetof(struct hist_opts, dry_run),
+	  .def = "0", .help = "--confirm: print the first round's boots, boot nothing" },
 	BM_OPT_END,
 };
 
@@ -105,7 +115,7 @@ static const struct bm_usage forms[] = {
 	{ .cmd = "bootmark history add", .tab = add_tab, .tail = "DIR..." },
 	{ .cmd = "bootmark history boots", .tab = boots_tab },
 	{ .cmd = "bootmark history series", .lead = "--metric W.V.M", .tab = series_tab },
-	{ .cmd = "bootmark history changes", .tab = changes_tab },
+	{ .cmd = "bootmark history changes", .tab = changes_tab, .tail = "[-- RUN-OPTIONS]" },
 	{ .cmd = "bootmark history report", .lead = "--out FILE", .tab = report_tab },
 	{ .cmd = "bootmark history bisect", .lead = "CHANGE", .tab = bisect_tab,
 	  .tail = "[-- BISECT-OPTIONS]" },
@@ -274,13 +284,53 @@ static int find_changes(struct hist_opts *o, struct bm_hist *h, struct bm_hist_d
 	return rc;
 }
 
-static int cmd_changes(struct hist_opts *o)
+static int cmd_confirm(struct hist_opts *o, char **extra, int nextra)
+{
+	struct bm_hist_confirm_opts co = { .out = o->out, .max_boots = o->max_boots,
+					   .dry_run = o->dry_run, .extra = extra, .nextra = nextra,
+					   .fmt = fmt_of(o) };
+	struct bm_hist_filter f;
+	struct bm_cmp_rules rules;
+	struct bm_hist h;
+	char now[32];
+	int rc;
+
+	if (bm_cmp_parse_rules(&o->rules, &rules, 1) || fill_filter(o, &f, 1))
+		return BM_EXIT_USAGE;
+	if (!o->out[0]) {
+		char *w = now;
+
+		bm_utc_now(now, sizeof(now));
+		for (const char *r = now; *r; r++)   /* 20261206T034500Z */
+			if (*r != '-' && *r != ':')
+				*w++ = *r;
+		*w = '\0';
+		snprintf(o->out, sizeof(o->out), "confirm-%s", now);
+	}
+	if (!o->dry_run && bm_out_plan_dir(o->out))
+		return BM_EXIT_USAGE;
+	if ((rc = bm_hist_open(&h, o->db, 0)))
+		return exit_of(rc);
+	co.filter = &f;
+	co.rules = &rules;
+	rc = bm_hist_confirm(&h, &co);
+	bm_hist_close(&h);
+	return rc;
+}
+
+static int cmd_changes(struct hist_opts *o, char **extra, int nextra)
 {
 	struct bm_hist_changes c;
 	struct bm_hist_data d;
 	struct bm_hist h;
 	int rc;
 
+	if (o->confirm)
+		return cmd_confirm(o, extra, nextra);
+	if (nextra || o->dry_run || o->out[0]) {
+		bm_msg("--out, --dry-run and options after -- go with --confirm");
+		return BM_EXIT_USAGE;
+	}
 	if ((rc = find_changes(o, &h, &d, &c)))
 		return exit_of(rc);
 	bm_hist_print_changes(stdout, &d, &c, fmt_of(o));
@@ -435,10 +485,10 @@ int bm_cmd_history(int argc, char **argv)
 		usage(stderr);
 		return BM_EXIT_USAGE;
 	}
-	/* bisect: what follows "--" goes to bootmark bisect untouched */
+	/* bisect, changes --confirm: what follows "--" goes to bootmark bisect or run untouched */
 	for (i = 2; i < argc && strcmp(argv[i], "--"); i++)
 		;
-	if (i < argc && !strcmp(subs[s].name, "bisect")) {
+	if (i < argc && (!strcmp(subs[s].name, "bisect") || !strcmp(subs[s].name, "changes"))) {
 		extra = argv + i + 1;
 		nextra = argc - i - 1;
 		argc = i;
@@ -463,7 +513,7 @@ int bm_cmd_history(int argc, char **argv)
 	switch (s) {
 	case 0: rc = cmd_add(o, words, nw); break;
 	case 1: rc = cmd_series(o); break;
-	case 2: rc = cmd_changes(o); break;
+	case 2: rc = cmd_changes(o, extra, nextra); break;
 	case 3: rc = cmd_report(o); break;
 	case 4: rc = cmd_bisect(o, words, nw, extra, nextra); break;
 	default: rc = cmd_boots(o); break;

@@ -248,6 +248,12 @@ struct bm_hist_changes {
 /* Searches every series of d; 0 or -ENOMEM. */
 int bm_hist_changes(const struct bm_hist_data *d, const struct bm_cmp_rules *rules,
 		    struct bm_hist_changes *out);
+/* The same, and with cf, want[series * d->nkernels + kernel position] set
+ * for the kernels each series wants booted again (bm_cp_confirm_want). */
+struct bm_cp_confirm;
+int bm_hist_changes_want(const struct bm_hist_data *d, const struct bm_cmp_rules *rules,
+			 const struct bm_cp_confirm *cf, struct bm_hist_changes *out,
+			 unsigned char *want);
 /* Fills the bisect_* of each change from the history's verdicts; 0 or -EIO. */
 int bm_hist_changes_verdicts(struct bm_hist *h, struct bm_hist_changes *c);
 void bm_hist_changes_free(struct bm_hist_changes *c);
@@ -270,6 +276,32 @@ int bm_cp_decide(const struct bm_cp_series *s, const struct bm_cp_result *r, siz
 		 const struct bm_cmp_rules *rules, const char *const *units,
 		 struct bm_cp_decision *d);
 void bm_cp_decision_free(struct bm_cp_decision *d, size_t n);
+
+/* --- confirmation boots (history_conf.c) -------------------------------- */
+
+struct bm_cp_confirm {
+	double near_root;          /* a series' first split that fails with p <= this */
+	double near;               /* a later split or run that fails with p <= this */
+	double sure;               /* a change with q above this is not yet sure */
+	double place;              /* ... nor one whose place could be 2 kernels off: a fit
+				    * within place noise variances of its own */
+	int explore;               /* the first split is booted around whatever its p while
+				    * a kernel next to it has fewer boots than this */
+	int width;                 /* kernels booted again on each side of a candidate */
+};
+/* near_root 0.3, near 0.1, sure alpha / 10, place 12, explore 3, width 2
+ * (docs/history.md, "Confirming in real time"). */
+void bm_cp_confirm_default(struct bm_cp_confirm *c, double alpha);
+/*
+ * Marks want[k] (k a kernel of series s; want zeroed by the caller, or
+ * shared by several series) for the kernels to boot once more around each
+ * candidate change point of s that is not yet sure (struct bm_cp_confirm),
+ * and an end kernel of fewer than 4 values that stands off from its segment
+ * by compare's minimum (rules, unit).  Returns the number of candidates.
+ */
+int bm_cp_confirm_want(const struct bm_cp_series *s, const struct bm_cp_result *r,
+		       const struct bm_cp_decision *d, const struct bm_cp_confirm *c,
+		       const struct bm_cmp_rules *rules, const char *unit, unsigned char *want);
 
 /* --- output (history_out.c, history_html.c) ----------------------------- */
 
@@ -300,5 +332,25 @@ struct bm_hist_bisect_opts {
 /* Exit code: bootmark bisect's, 0 with --git/--dry-run, 100 bad input, 111. */
 int bm_hist_bisect(struct bm_hist *h, const struct bm_hist_data *d,
 		   const struct bm_hist_changes *c, const struct bm_hist_bisect_opts *o);
+
+/* --- history changes --confirm (history_confirm.c) ---------------------- */
+
+struct bm_hist_confirm_opts {
+	const struct bm_hist_filter *filter;
+	const struct bm_cmp_rules *rules;
+	const char *out;           /* the folder of the boots made */
+	int max_boots;             /* boots a kernel on average, per host/suite/profile/method */
+	int dry_run;               /* print the first round, boot nothing */
+	char **extra;              /* options passed on to every bootmark run */
+	int nextra;
+	enum bm_hist_fmt fmt;      /* the changes printed at the end */
+};
+
+/*
+ * Rounds of boots around what the search is not sure of, until nothing is
+ * or the budget is spent; then the changes.  Exit code: 0 no regression,
+ * BM_EXIT_REGRESSION, 100 bad input (pooled series), 111.
+ */
+int bm_hist_confirm(struct bm_hist *h, const struct bm_hist_confirm_opts *o);
 
 #endif

@@ -333,8 +333,25 @@ static int collect(struct bm_hist_changes *out, const struct bm_hist_data *d, si
 	return rc;
 }
 
-int bm_hist_changes(const struct bm_hist_data *d, const struct bm_cmp_rules *rules,
-		    struct bm_hist_changes *out)
+/* Series si's kernels to boot again, by kernel position, into want. */
+static int want_of(const struct bm_hist_data *d, const struct bm_cmp_rules *rules,
+		   const struct bm_cp_confirm *cf, const struct work *w, size_t si,
+		   unsigned char *want)
+{
+	unsigned char *k = calloc(w->s[si].nk + 1, 1);
+
+	if (!k)
+		return -ENOMEM;
+	bm_cp_confirm_want(&w->s[si], &w->r[si], &w->dec[si], cf, rules, w->units[si], k);
+	for (size_t i = 0; i < w->s[si].nk; i++)
+		want[si * d->nkernels + (size_t)w->kpos[si][i]] |= k[i];
+	free(k);
+	return 0;
+}
+
+int bm_hist_changes_want(const struct bm_hist_data *d, const struct bm_cmp_rules *rules,
+			 const struct bm_cp_confirm *cf, struct bm_hist_changes *out,
+			 unsigned char *want)
 {
 	struct work w = { .n = d->nseries };
 	size_t i;
@@ -364,11 +381,19 @@ int bm_hist_changes(const struct bm_hist_data *d, const struct bm_cmp_rules *rul
 		goto out_free;
 	for (i = 0; i < w.n && !rc; i++)
 		rc = collect(out, d, i, &w);
+	for (i = 0; cf && i < w.n && !rc; i++)
+		rc = want_of(d, rules, cf, &w, i, want);
 out_free:
 	work_free(&w);
 	if (rc)
 		bm_hist_changes_free(out);
 	return rc;
+}
+
+int bm_hist_changes(const struct bm_hist_data *d, const struct bm_cmp_rules *rules,
+		    struct bm_hist_changes *out)
+{
+	return bm_hist_changes_want(d, rules, NULL, out, NULL);
 }
 
 void bm_hist_changes_free(struct bm_hist_changes *c)
