@@ -24,7 +24,8 @@ struct hist_opts {
 	char metric[128], fs[32], host[128], suite[32], method[32], pool[64], order[8], format[8];
 	struct bm_cmp_rule_text rules;
 	char out[PATH_MAX], git[PATH_MAX];
-	int dry_run, confirm, max_boots;
+	int dry_run, confirm;
+	long long max_boots;       /* BM_OPT_INT: a long long */
 };
 
 static const char *const formats[] = { "text", "csv", "json", NULL };
@@ -286,7 +287,7 @@ static int find_changes(struct hist_opts *o, struct bm_hist *h, struct bm_hist_d
 
 static int cmd_confirm(struct hist_opts *o, char **extra, int nextra)
 {
-	struct bm_hist_confirm_opts co = { .out = o->out, .max_boots = o->max_boots,
+	struct bm_hist_confirm_opts co = { .out = o->out, .max_boots = (int)o->max_boots,
 					   .dry_run = o->dry_run, .extra = extra, .nextra = nextra,
 					   .fmt = fmt_of(o) };
 	struct bm_hist_filter f;
