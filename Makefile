@@ -246,6 +246,11 @@ check-image:
 check-host: all
 	$(Q)$(STEP) host sh tests/hostmode.sh
 
+# what a workload does to its files against its original's, from strace (issue 45):
+# dd against GNU dd (tests/trace_dd.sh, tests/trace_profile.py; no timing, seconds)
+check-trace: all
+	$(Q)RUNNER=$(O)/bootmark-runner $(STEP) trace sh tests/trace_dd.sh
+
 check-e2e: all $(O)/gcc/tests/e2e_check
 	$(Q)$(STEP) e2e sh tests/e2e.sh
 
@@ -433,7 +438,7 @@ check-layers: $(O)/bootmark $(RUNNER_GCC_OBJ)
 # Every phase runs (-k), whatever failed before it: the summary names every failure.
 CHECK_JOBS ?= 2
 CHECK_PHASE1 := check-layers check-unit check-bench check-kernels check-image check-host check-report \
-	check-stats check-history
+	check-stats check-history check-trace
 CHECK_PHASE2 := check-compare check-bisect check-watchdog
 CHECK_PHASE3 := check-e2e check-ci check-ci-confirm check-disk check-buses check-rawio check-pxe check-capture check-lava check-faults \
 	check-verdicts check-procs check-outsafety check-sharedcache check-agree check-docs
@@ -493,7 +498,7 @@ deps:
 clean:
 	rm -rf $(O)
 
-.PHONY: all check check-unit check-layers check-image check-host check-report check-compare check-e2e check-bisect \
+.PHONY: all check check-unit check-layers check-image check-host check-trace check-report check-compare check-e2e check-bisect \
 	run bench deps \
 	check-disk check-buses check-pxe check-capture check-lava check-watchdog check-lab check-faults \
 	check-bench \

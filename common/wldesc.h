@@ -78,6 +78,12 @@ struct bm_wl_desc {
 	 * runs it.  NULL: the workload cannot run on a bare host (fio needs
 	 * fio, which its own unit test runs where it is installed). */
 	const char *example;
+	/* The original its system calls are compared with and the differences
+	 * that comparison accepts, as tests/trace_profile.py's --declare names
+	 * ("GNU dd 9.1; sync=syncfs eof-read ..."): `bootmark-runner --traced`
+	 * lists them, the trace part of make check takes them from there
+	 * (docs/workloads.md).  NULL: not compared yet. */
+	const char *traced;
 };
 
 /* The fs name of a raw job's records and phases. */

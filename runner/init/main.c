@@ -34,6 +34,7 @@ static void usage(FILE *f)
 	fprintf(f, "usage: bootmark-runner            (as PID 1 in the bootmark image)\n"
 		   "       bootmark-runner --host DIR --workload NAME [--table] [key=value ...]\n"
 		   "       bootmark-runner --examples\n"
+		   "       bootmark-runner --traced\n"
 		   "       bootmark-runner --help\n\n"
 		   "Options come from " RUNNER_CONF_PATH " (\"key = value\") and are\n"
 		   "overridden by " RUNNER_CMDLINE_PREFIX "<key>=<value> words on the kernel "
@@ -48,6 +49,8 @@ static void usage(FILE *f)
 		   "Exit: 0 every test ran, 1 a test failed, 100 bad arguments or DIR, 111 system error.\n"
 		   "--examples prints a job of a second or two of every workload that runs on a\n"
 		   "bare host, \"NAME key=value ...\" a line (tests/hostmode.sh runs them).\n"
+		   "--traced prints the original each workload's system calls are compared with\n"
+		   "and the differences accepted, \"NAME ORIGINAL; DIFF ...\" a line (tests/trace_*.sh).\n"
 		   "\nWorkloads and their options (key=value, as on a suite line):\n");
 	for (w = wl_registry; *w; w++) {
 		fprintf(f, "\n%s:\n", (*w)->desc->name);
@@ -62,6 +65,15 @@ static void examples(FILE *f)
 	for (w = wl_registry; *w; w++)
 		if ((*w)->desc->example)
 			fprintf(f, "%s %s\n", (*w)->desc->name, (*w)->desc->example);
+}
+
+static void traced(FILE *f)
+{
+	const struct wl_ops *const *w;
+
+	for (w = wl_registry; *w; w++)
+		if ((*w)->desc->traced)
+			fprintf(f, "%s %s\n", (*w)->desc->name, (*w)->desc->traced);
 }
 
 static void early_mounts(void)
@@ -389,6 +401,10 @@ int main(int argc, char **argv)
 		return hostmode_main(argc, argv);
 	if (argc == 2 && !strcmp(argv[1], "--examples")) {
 		examples(stdout);
+		return 0;
+	}
+	if (argc == 2 && !strcmp(argv[1], "--traced")) {
+		traced(stdout);
 		return 0;
 	}
 	/* As PID 1 the kernel may pass words of its command line as arguments:

@@ -85,4 +85,9 @@ const struct bm_wl_desc wl_dd_desc = {
 	.plots = dd_plots,
 	.report = &report_dd_ops,
 	.example = "size=4M bs=64k",
+	/* the seed's `dd ...; sync` (GNU coreutils dd): its sync is our syncfs
+	 * (the test filesystem's); we stop reading at the size where dd reads
+	 * to a 0-byte read, and never ask lseek(0, SEEK_CUR); conv=notrunc's
+	 * open keeps O_CREAT, our rewrite opens the file it overwrites */
+	.traced = "GNU dd (coreutils); sync=syncfs eof-read lseek-cur creat-notrunc",
 };
