@@ -328,6 +328,39 @@ class Runner:
         self.failed, self.skipped = [], []
         self.n = 0
 
+    def execute(self, real, cwd):
+        """Runs one example: its exit code (or "timeout") and output."""
+        try:
+            p = subprocess.run(["sh", "-c", real], cwd=cwd, env=self.env, text=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               timeout=TIMEOUT, stdin=subprocess.DEVNULL)
+            return p.returncode, p.stdout
+        except subprocess.TimeoutExpired as e:
+            return "timeout", (e.stdout or b"").decode(errors="replace") \
+                if isinstance(e.stdout, bytes) else (e.stdout or "")
+
+    def int3(self, cwd, t0, real):
+        """A `bootmark run` whose boot since t0 died of an Oops: int3; its --out
+        is cleared for the second run."""
+        if not re.search(r"\bbootmark\b.*\brun\b", real):
+            return False
+        hit = False
+        for root, _dirs, names in os.walk(self.d):
+            if "console.log" in names:
+                path = os.path.join(root, "console.log")
+                try:
+                    if os.path.getmtime(path) >= t0:
+                        with open(path, errors="replace") as f:
+                            hit = hit or "Oops: int3" in f.read()
+                except OSError:
+                    pass
+        m = re.search(r"--out\s+(\S+)", real)
+        if hit and m:
+            out = os.path.realpath(os.path.join(cwd, m.group(1)))
+            if out.startswith(os.path.realpath(self.d) + os.sep):
+                shutil.rmtree(out, ignore_errors=True)
+        return hit
+
     def place(self, text, block):
         """The placeholders (docs/doc-tests.md) filled in."""
         for a, b in block.directives["sub"]:
@@ -396,14 +429,15 @@ class Runner:
         os.makedirs(cwd, exist_ok=True)
         log = os.path.join(self.d, "log", "%03d.log" % self.n)
         t0 = time.time()
-        try:
-            p = subprocess.run(["sh", "-c", real], cwd=cwd, env=self.env, text=True,
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                               timeout=TIMEOUT, stdin=subprocess.DEVNULL)
-            rc, out = p.returncode, p.stdout
-        except subprocess.TimeoutExpired as e:
-            rc, out = "timeout", (e.stdout or b"").decode(errors="replace") \
-                if isinstance(e.stdout, bytes) else (e.stdout or "")
+        rc, out = self.execute(real, cwd)
+        if rc != block.directives["exit"] and self.int3(cwd, t0, real):
+            # under TCG a 6.12 kernel now and then takes an Oops: int3 while it
+            # patches its own code, whatever the initrd (docs/cli.md, bench-boot):
+            # that boot says nothing of the example, which is booted once more
+            again = "# booted once more: a kernel's Oops: int3 under TCG (docs/cli.md)\n"
+            rc, out = self.execute(real, cwd)
+            out = again + out
+            print(again.rstrip())
         secs = time.time() - t0
         with open(log, "w", encoding="utf-8") as f:
             f.write("$ %s\n%s" % (real, out))
