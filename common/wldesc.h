@@ -79,7 +79,8 @@ struct bm_wl_desc {
 	 * fio, which its own unit test runs where it is installed). */
 	const char *example;
 	/* The original its system calls are compared with and the differences
-	 * that comparison accepts, as tests/trace_profile.py's --declare names
+	 * that comparison accepts, as tests/trace_profile.py's and
+	 * tests/trace_phases.py's --declare names them
 	 * ("GNU dd 9.1; sync=syncfs eof-read ..."): `bootmark-runner --traced`
 	 * lists them, the trace part of make check takes them from there
 	 * (docs/workloads.md).  NULL: not compared yet. */

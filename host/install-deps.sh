@@ -52,11 +52,11 @@ git|git|make check-bisect (git bisect run)
 lava-run|lava-dispatcher|make check-lava's run of a job by LAVA's own dispatcher (lava-run on a QEMU device)
 /usr/lib/python3/dist-packages/jsonschema/__init__.py|python3-jsonschema|make check-e2e's second check of the KCIDB document (jsonschema's Draft 7 validator)
 /usr/bin/fio|fio|make bench's overhead against fio
-/usr/bin/strace|strace|make bench's system-call counts of rawio and fio (host, and in the guest through initramfs/bench.list)
+/usr/bin/strace|strace|make check-trace (dd, bonnie against their originals) and make bench's system-call counts of rawio and fio (host, and in the guest through initramfs/bench.list)
 lz4|lz4|make bench's lz4 initrd in the compression sweep; PVH boots of lz4-compressed bzImages
 lzop|lzop|PVH boots of lzo-compressed bzImages (and that case of make check-unit)
 bzip2|bzip2|PVH boots of bzip2-compressed bzImages (and that case of make check-unit)
-/usr/sbin/bonnie++|bonnie++|make bench's bonnie++ fidelity
+/usr/sbin/bonnie++|bonnie++|make check-trace-bonnie (its calls) and make bench's bonnie++ fidelity
 gawk|gawk|make check-bench's run of every awk script under gawk
 mawk|mawk|make check-bench's run of every awk script under mawk
 debootstrap|debootstrap|make check-distro (a minbase chroot of another release)

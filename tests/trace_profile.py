@@ -65,6 +65,30 @@ def args_of(text):
     return out
 
 
+UNFINISHED = re.compile(r'^(?:\[pid\s+)?(\d+)\]?\s+(.*) <unfinished \.\.\.>$')
+RESUMED = re.compile(r'^(?:\[pid\s+)?(\d+)\]?\s+<\.\.\. \w+ resumed>(.*)$')
+
+
+def lines_of(path):
+    """The trace's lines with the calls strace -f split (another task ran in between:
+    "<unfinished ...>", then "<... read resumed>") put back together."""
+    pending = {}
+    with open(path, errors="replace") as f:
+        for line in f:
+            line = line.rstrip("\n")
+            m = UNFINISHED.match(line)
+            if m:
+                pending[m.group(1)] = m.group(2)
+                continue
+            m = RESUMED.match(line)
+            if m:
+                head = pending.pop(m.group(1), None)
+                if head is None:
+                    continue
+                line = "%s  %s%s" % (m.group(1), head, m.group(2))
+            yield line
+
+
 def new_session(flags):
     return {"flags": sorted(f for f in flags if f not in QUIET_FLAGS), "io": Counter(),
             "sync": Counter()}
@@ -73,43 +97,40 @@ def new_session(flags):
 def profile(path, want):
     """The sessions of the files matching want in the trace at path."""
     sessions, cur = [], None
-    with open(path, errors="replace") as f:
-        for line in f:
-            if line.endswith("...>\n") or "resumed>" in line:
-                continue  # strace -f splits calls that other tasks interrupt: take no half
-            m = CALL.match(line)
-            if not m:
-                continue
-            name, args, ret = m.group(2), args_of(m.group(3)), m.group(4)
-            if name in ("open", "openat", "creat"):
-                tail = line.rsplit("=", 1)[1].strip()
-                g = FD_PATH.match(tail)
-                if g and want.search(g.group(2)):
-                    flags = args[2 if name == "openat" else 1].split("|") if name != "creat" \
-                        else ["O_CREAT", "O_WRONLY", "O_TRUNC"]
-                    cur = new_session(flags)
-                    sessions.append(cur)
-                continue
-            if cur is None:
-                continue
-            if name == "sync":
-                cur["sync"]["sync"] += 1
-                continue
-            g = FD_PATH.match(args[0]) if args else None
-            if not g or not want.search(g.group(2)):
-                continue
-            if name in SYNC:
-                cur["sync"][name] += 1
-            elif name in IO:
-                if name == "lseek":
-                    key = "lseek %s %s" % (args[1], args[2])
-                elif name in ("read", "pread64") and ret == "0":
-                    key = "%s eof" % name
-                elif name in ("read", "write", "pread64", "pwrite64"):
-                    key = "%s %s" % (name, args[2])
-                else:
-                    key = name
-                cur["io"][key] += 1
+    for line in lines_of(path):
+        m = CALL.match(line)
+        if not m:
+            continue
+        name, args, ret = m.group(2), args_of(m.group(3)), m.group(4)
+        if name in ("open", "openat", "creat"):
+            tail = line.rsplit("=", 1)[1].strip()
+            g = FD_PATH.match(tail)
+            if g and want.search(g.group(2)):
+                flags = args[2 if name == "openat" else 1].split("|") if name != "creat" \
+                    else ["O_CREAT", "O_WRONLY", "O_TRUNC"]
+                cur = new_session(flags)
+                sessions.append(cur)
+            continue
+        if cur is None:
+            continue
+        if name == "sync":
+            cur["sync"]["sync"] += 1
+            continue
+        g = FD_PATH.match(args[0]) if args else None
+        if not g or not want.search(g.group(2)):
+            continue
+        if name in SYNC:
+            cur["sync"][name] += 1
+        elif name in IO:
+            if name == "lseek":
+                key = "lseek %s %s" % (args[1], args[2])
+            elif name in ("read", "pread64") and ret == "0":
+                key = "%s eof" % name
+            elif name in ("read", "write", "pread64", "pwrite64"):
+                key = "%s %s" % (name, args[2])
+            else:
+                key = name
+            cur["io"][key] += 1
     return [s for s in sessions if s["io"]]
 
 

@@ -232,8 +232,11 @@ static int bon_stat_one(struct bon_tree *t, int dirfd, const char *name, uint64_
 	fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
+	/* bonnie++'s COpenTest::stat_file asks for the chunk or what is left */
 	for (done = 0; done < st.st_size; done += n) {
-		n = read(fd, t->buf, sizeof(t->buf));
+		off_t left = st.st_size - done;
+
+		n = read(fd, t->buf, left < (off_t)sizeof(t->buf) ? (size_t)left : sizeof(t->buf));
 		if (n <= 0) {
 			ret = n < 0 ? -errno : -ENODATA;
 			break;
