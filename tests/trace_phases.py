@@ -4,7 +4,7 @@
 
   trace_phases.py profile TRACE --path REGEX [--mark REGEX=NAME ... [--end REGEX]]
   trace_phases.py compare BOOTMARK ORIGINAL --path REGEX --mark REGEX=NAME ...
-                  [--end REGEX] [--declare NAME ...] [--vary PHASE:KEY:PCT ...]
+                  [--end REGEX] [--pass REGEX] [--declare NAME ...] [--vary PHASE:KEY:PCT ...]
 
 Both traces come from `strace -f -y -s 64`.  A trace is cut into phases, one a test:
   bootmark   by the runner's records on its standard output: `P phase=run ... test=T`
@@ -25,8 +25,9 @@ phase, the keys whose counts differ and exits 1 when any does.
 
 Declared differences (from the workload's description, `bootmark-runner --traced`):
   readdir-buffer  the C libraries read directories with other buffers (musl 2 KiB,
-                  glibc 32 KiB, which also fstat()s the directory): whether a test
-                  reads a directory is compared, not its getdents64 calls
+                  glibc 32 KiB; glibc's opendir also adds O_NONBLOCK and fstat()s the
+                  directory): whether a test reads a directory is compared, and its
+                  opendir()s, not its getdents64 calls
   dirfd           bootmark names a test's files relative to an open directory
                   (openat, unlinkat, mkdirat) where the original chdir()s into it:
                   directory opens and closes and chdir are not compared
@@ -43,9 +44,11 @@ from collections import Counter
 from trace_profile import CALL, FD_PATH, QUIET_FLAGS, args_of, lines_of
 
 IO = {"read", "write", "pread64", "pwrite64", "readv", "writev", "lseek", "ftruncate",
-      "fallocate", "fsync", "fdatasync", "syncfs", "close", "fstat", "getdents64"}
+      "fallocate", "fsync", "fdatasync", "syncfs", "close", "fstat", "fstatfs", "getdents64",
+      "fcntl", "flock", "fgetxattr", "fsetxattr"}
 PATHCALLS = {"unlink": 0, "rmdir": 0, "mkdir": 0, "stat": 0, "lstat": 0, "chdir": 0,
-             "creat": 0, "open": 0, "rename": 0, "access": 0,
+             "creat": 0, "open": 0, "rename": 0, "access": 0, "statfs": 0, "utime": 0,
+             "utimes": 0, "utimensat": 1,
              "unlinkat": 1, "mkdirat": 1, "newfstatat": 1, "statx": 1, "openat": 1,
              "renameat": 1, "renameat2": 1, "faccessat": 1}
 DECLARED = {"readdir-buffer", "dirfd", "sync=syncfs"}
@@ -79,7 +82,7 @@ class Cutter:
     def __init__(self, marks, end):
         self.marks, self.end = marks, end
         # the original's calls before its first message belong to its first test
-        self.name, self.pending, self.held = None, marks is not None, Counter()
+        self.name, self.pending, self.held = None, marks is not None, []
 
     def message(self, text):
         if self.marks is None:  # bootmark's records
@@ -137,8 +140,10 @@ def call_key(name, args, ret):
         return "open O_CREAT|O_TRUNC|O_WRONLY"
     if name == "unlinkat":
         name = "rmdir" if "AT_REMOVEDIR" in args[2] else "unlink"
-    name = {"mkdirat": "mkdir", "lstat": "stat", "newfstatat": "stat",
-            "statx": "stat"}.get(name, name)
+    if name == "fcntl":
+        return "fcntl " + args[1]  # dbench's byte-range locks: F_SETLKW
+    name = {"mkdirat": "mkdir", "lstat": "stat", "newfstatat": "stat", "statx": "stat",
+            "utime": "utimes", "utimensat": "utimes"}.get(name, name)
     if ret.startswith("-") and name not in ("unlink", "rmdir"):
         return "%s failed" % name  # an unlink is the same call whether a file was there
     return name
@@ -170,6 +175,9 @@ class Files:
         if directory:
             self.dirs.add(self.next)
 
+    def is_dir(self, pid, fd):
+        return self.of(pid).get(fd) in self.dirs
+
     def closed(self, pid, fd):
         """"close", "close dir" when it was the last holder, None when not."""
         f = self.of(pid).pop(fd, None)
@@ -181,7 +189,7 @@ class Files:
         return "close dir" if f in self.dirs else "close"
 
 
-def phases(path, want, cutter):
+def phases(path, want, cutter, passre=None):
     """{phase: Counter of keys}, the phases in the order they began."""
     out, order, cwd, files = {}, [], {}, Files()
     for line in lines_of(path):
@@ -214,6 +222,8 @@ def phases(path, want, cutter):
                 target = g.group(2) if g else None
             else:
                 target = resolve(base, unquote(args[i]))
+        elif name == "fcntl" and not args[1].startswith(("F_SETLK", "F_GETLK", "F_OFD")):
+            continue  # musl's open() sets FD_CLOEXEC once more: no I/O
         elif name in IO and g and g.group(1) != "AT_FDCWD":
             target = g.group(2)
         elif name == "sync":
@@ -227,32 +237,78 @@ def phases(path, want, cutter):
             key = files.closed(pid, g.group(1))
             if key is None:
                 continue
+        elif key == "fstat" and g and files.is_dir(pid, g.group(1)):
+            key = "fstat dir"  # glibc's opendir() looks at what it opened
         ph = cutter.phase()
         if ph is None:
             continue
+        call = (pid, key, bool(passre and target and passre.search(target)))
         if ph == "":
-            cutter.held[key] += 1
+            cutter.held.append(call)
             continue
         if ph not in out:
-            out[ph] = Counter()
+            out[ph] = Passes()
             order.append(ph)
-        out[ph].update(cutter.held)
-        cutter.held.clear()
-        out[ph][key] += 1
+        for c in cutter.held + [call]:
+            out[ph].add(*c)
+        cutter.held = []
     if cutter.held:  # after the last end, and no mark followed
-        out["(after the last test)"] = Counter(cutter.held)
+        out["(after the last test)"] = Passes()
+        for c in cutter.held:
+            out["(after the last test)"].add(*c)
         order.append("(after the last test)")
-    return out, order
+    flat, forder = {}, []
+    for ph in order:
+        for name, c in out[ph].reduce(ph, passre is not None):
+            flat[name] = c
+            forder.append(name)
+    return flat, forder
+
+
+class Passes:
+    """A phase's calls; with --pass, pass by pass of each task (a dbench client
+    replaying its loadfile until the time is up): a task's calls up to and including
+    its call on a --pass path are one pass, and what follows its last is cut short by
+    the clock, so not compared."""
+
+    def __init__(self):
+        self.all, self.cur, self.done = Counter(), {}, {}
+
+    def add(self, pid, key, end):
+        self.all[key] += 1
+        self.cur.setdefault(pid, Counter())[key] += 1
+        if end:
+            self.done.setdefault(pid, []).append(self.cur.pop(pid))
+
+    def reduce(self, ph, by_pass):
+        """[(name, Counter)]: the phase, or its first passes, the mean of the later
+        ones (one pass of one task), and the calls of tasks that made no pass."""
+        if not by_pass:
+            return [(ph, self.all)]
+        first, later, n, other = Counter(), Counter(), 0, Counter()
+        for passes in self.done.values():
+            first.update(passes[0])
+            for p in passes[1:]:
+                later.update(p)
+                n += 1
+        for pid, c in self.cur.items():
+            if pid not in self.done:
+                other.update(c)
+        mean = Counter({k: round(v / n, 2) for k, v in later.items()}) if n else Counter()
+        return [(ph + " first passes", first), (ph + " a later pass", mean),
+                (ph + " outside the passes", other)]
 
 
 def normalize(c, declared, original):
     c = Counter(c)
     if "readdir-buffer" in declared:
         reads = sum(v for k, v in c.items() if k.startswith("getdents64"))
-        for k in [k for k in c if k.startswith("getdents64") or k == "fstat"]:
+        for k in [k for k in c if k.startswith("getdents64") or k == "fstat dir"]:
             del c[k]
         if reads:
             c["getdents64 (a directory read)"] = 1
+        for k in [k for k in c if k.startswith("open O_DIRECTORY|O_NONBLOCK")]:
+            c[k.replace("|O_NONBLOCK", "")] += c.pop(k)
     if "dirfd" in declared:
         for k in [k for k in c if k.startswith("open O_DIRECTORY") or k in
                   ("close dir", "chdir")]:
@@ -289,12 +345,12 @@ def compare(a, b, declared, vary):
         y = normalize(pb.get(ph, Counter()), declared, True)
         diff = differences(ph, x, y, vary)
         if not diff:
-            print("%s: the same: %d calls, %s" % (ph, sum(y.values()), summary(y)))
+            print("%s: the same: %g calls, %s" % (ph, sum(y.values()), summary(y)))
             continue
         bad += 1
         print("%s differs:" % ph)
         for k, u, v in diff[:12]:
-            print("  %-40s bootmark %d, original %d" % (k, u, v))
+            print("  %-40s bootmark %g, original %g" % (k, u, v))
         if len(diff) > 12:
             print("  ... and %d more keys" % (len(diff) - 12))
     return bad
@@ -302,20 +358,20 @@ def compare(a, b, declared, vary):
 
 def summary(c):
     top = sorted(c.items(), key=lambda kv: -kv[1])[:6]
-    return ", ".join("%s x%d" % kv for kv in top) + (", ..." if len(c) > 6 else "")
+    return ", ".join("%s x%g" % kv for kv in top) + (", ..." if len(c) > 6 else "")
 
 
 def main(argv):
     if len(argv) < 3 or argv[1] not in ("profile", "compare"):
         sys.stderr.write(__doc__)
         return 2
-    pos, marks, end, declared, vary, want = [], [], None, set(), [], None
+    pos, marks, end, declared, vary, want, passre = [], [], None, set(), [], None, None
     i = 2
     try:
         while i < len(argv):
             a = argv[i]
             v = argv[i + 1] if i + 1 < len(argv) else None
-            if a in ("--path", "--mark", "--end", "--declare", "--vary") and v is None:
+            if a in ("--path", "--mark", "--end", "--declare", "--vary", "--pass") and v is None:
                 raise ValueError("%s needs a value" % a)
             if a == "--path":
                 want = re.compile(v)
@@ -324,6 +380,8 @@ def main(argv):
                 marks.append((re.compile(regex), name))
             elif a == "--end":
                 end = re.compile(v)
+            elif a == "--pass":
+                passre = re.compile(v)
             elif a == "--declare":
                 if v not in DECLARED:
                     raise ValueError("unknown difference '%s'" % v)
@@ -344,13 +402,13 @@ def main(argv):
         return 2
     try:
         if argv[1] == "profile":
-            p, order = phases(pos[0], want, Cutter(marks or None, end))
+            p, order = phases(pos[0], want, Cutter(marks or None, end), passre)
             for ph in order:
-                print("%s: %d calls: %s" % (ph, sum(p[ph].values()),
-                                            ", ".join("%s x%d" % kv for kv in sorted(p[ph].items()))))
+                print("%s: %g calls: %s" % (ph, sum(p[ph].values()),
+                                            ", ".join("%s x%g" % kv for kv in sorted(p[ph].items()))))
             return 0
-        a = phases(pos[0], want, Cutter(None, None))
-        b = phases(pos[1], want, Cutter(marks, end))
+        a = phases(pos[0], want, Cutter(None, None), passre)
+        b = phases(pos[1], want, Cutter(marks, end), passre)
     except OSError as e:
         sys.stderr.write("trace_phases: cannot read %s: %s\n" % (e.filename, e.strerror))
         return 2

@@ -78,6 +78,11 @@ def lines_of(path):
             line = line.rstrip("\n")
             m = UNFINISHED.match(line)
             if m:
+                if m.group(2).startswith("close("):
+                    # a close frees its fd as it begins: another task's open may
+                    # return that number before strace prints the close's end
+                    yield "%s  %s) = 0" % (m.group(1), m.group(2))
+                    continue
                 pending[m.group(1)] = m.group(2)
                 continue
             m = RESUMED.match(line)

@@ -63,7 +63,8 @@ int db_client_init(struct db_client *c, int id, const char *dir, const struct db
 	return c->buf ? 0 : -ENOMEM;
 }
 
-void db_client_free(struct db_client *c)
+/* The handles a client still holds: closed as its process's exit closes them. */
+static void db_client_close(struct db_client *c)
 {
 	int i;
 
@@ -74,6 +75,11 @@ void db_client_free(struct db_client *c)
 			c->ft[i].handle = 0;
 		}
 	}
+}
+
+void db_client_free(struct db_client *c)
+{
+	db_client_close(c);
 	free(c->buf);
 	c->buf = NULL;
 }
@@ -162,6 +168,7 @@ static int db_createx(struct db_client *c, const struct db_op *op, const char *n
 {
 	int flags = O_RDWR | O_CLOEXEC, fd, i;
 	int64_t opts = op->a[0], disp = op->a[1];
+	struct stat st;
 
 	db_resolve(name);
 	if (c->sync_open)
@@ -196,6 +203,9 @@ static int db_createx(struct db_client *c, const struct db_op *op, const char *n
 	}
 	c->ft[i].handle = op->a[2];
 	c->ft[i].fd = fd;
+	/* fio_createx's fstat of every handle it keeps (for its xattr hook,
+	 * which -x enables; seen in 4.0's trace, tests/trace_dbench.sh) */
+	fstat(fd, &st);
 	return 0;
 }
 
@@ -312,11 +322,15 @@ int db_exec(struct db_client *c, const struct db_op *op, uint64_t *bytes)
 			fsync(fd);
 		return ret;
 	case DB_RENAME:
+		/* fio_rename resolves both names first */
+		db_resolve(name);
+		db_resolve(name2);
 		return db_must(c, op, rename(name, name2), name);
 	case DB_UNLINK:
 		db_resolve(name);
 		return db_must(c, op, unlink(name), name);
 	case DB_MKDIR:
+		db_resolve(name);  /* fio_mkdir resolves the name first */
 		mkdir(name, 0777);
 		return 0;
 	case DB_RMDIR:
@@ -346,6 +360,21 @@ int db_exec(struct db_client *c, const struct db_op *op, uint64_t *bytes)
 		return db_lock(c, op, F_UNLCK);
 	}
 	return db_fail(c, op, "unknown operation kind %d", op->kind);
+}
+
+/* dbench 4.0's fio_cleanup, which each client runs when its time is up: its
+ * folder's files deleted (Deltree leaves the folders), then an rmdir of
+ * clients/ that only the last client to leave can win. */
+void db_cleanup(struct db_client *c)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/clients/client%d", c->dir, c->id);
+	db_deltree(path);
+	snprintf(path, sizeof(path), "%s/clients", c->dir);
+	rmdir(path);
+	db_client_close(c);
+	c->cleaned = 1;
 }
 
 void db_deltree(const char *path)

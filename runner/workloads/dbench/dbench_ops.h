@@ -27,6 +27,7 @@ struct db_client {
 	} ft[DB_FTABLE_MAX];
 	unsigned char *buf;         /* zeroed, as large as the largest ReadX/WriteX */
 	uint64_t mism;              /* statuses that differ where dbench only prints */
+	int cleaned;                /* db_cleanup ran */
 	char path[2][PATH_MAX];
 	char err[320];              /* what made db_exec fail */
 };
@@ -43,6 +44,7 @@ void db_client_free(struct db_client *c);
 int db_exec(struct db_client *c, const struct db_op *op, uint64_t *bytes);
 /* dbench's cleanup: the files (not the folders) under dir/clients/client<id>. */
 void db_deltree(const char *path);
+void db_cleanup(struct db_client *c);
 /* dir + path with every "client1" turned into "client<id>". */
 void db_path(char *out, size_t len, const char *dir, const char *path, int id);
 
