@@ -250,14 +250,17 @@ check-host: all
 # timing: dd against GNU dd (tests/trace_dd.sh, tests/trace_profile.py; seconds), bonnie
 # against bonnie++ 2.00a, test by test (tests/trace_bonnie.sh, tests/trace_phases.py;
 # about 3.5 minutes: two million traced per-char calls a side), dbench against dbench 4.0,
-# a pass of its loadfile (tests/trace_dbench.sh; 20 s)
-check-trace: check-trace-dd check-trace-bonnie check-trace-dbench
+# a pass of its loadfile (tests/trace_dbench.sh; 20 s), aio against fio's libaio engine
+# (tests/trace_aio.sh; seconds)
+check-trace: check-trace-dd check-trace-bonnie check-trace-dbench check-trace-aio
 check-trace-dd: all
 	$(Q)RUNNER=$(O)/bootmark-runner $(STEP) trace-dd sh tests/trace_dd.sh
 check-trace-bonnie: all
 	$(Q)RUNNER=$(O)/bootmark-runner $(STEP) trace-bonnie sh tests/trace_bonnie.sh
 check-trace-dbench: all
 	$(Q)RUNNER=$(O)/bootmark-runner $(STEP) trace-dbench sh tests/trace_dbench.sh
+check-trace-aio: all
+	$(Q)RUNNER=$(O)/bootmark-runner $(STEP) trace-aio sh tests/trace_aio.sh
 
 check-e2e: all $(O)/gcc/tests/e2e_check
 	$(Q)$(STEP) e2e sh tests/e2e.sh
@@ -506,7 +509,7 @@ deps:
 clean:
 	rm -rf $(O)
 
-.PHONY: all check check-unit check-layers check-image check-host check-trace check-trace-dd check-trace-bonnie check-trace-dbench check-report check-compare check-e2e check-bisect \
+.PHONY: all check check-unit check-layers check-image check-host check-trace check-trace-dd check-trace-bonnie check-trace-dbench check-trace-aio check-report check-compare check-e2e check-bisect \
 	run bench deps \
 	check-disk check-buses check-pxe check-capture check-lava check-watchdog check-lab check-faults \
 	check-bench \

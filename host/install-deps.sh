@@ -41,7 +41,7 @@ sfdisk|fdisk|
 python3|python3|
 sqlite3|sqlite3|make check-history's look into the store (tests/history*.sh)
 clang|clang|make check-unit's clang builds and make fuzz
-/usr/share/dbench/client.txt|dbench|dbench's own loadfile in the image (the runner generates a similar mix) and make bench's dbench fidelity
+/usr/share/dbench/client.txt|dbench|dbench's own loadfile in the image (the runner generates a similar mix), make check-trace-dbench (dbench 4.0's calls) and make bench's dbench fidelity
 git|git|make check-bisect (git bisect run)
 /usr/lib/PXELINUX/pxelinux.0|pxelinux|make check-pxe (PXE boot with pxelinux)
 /usr/lib/syslinux/modules/bios/ldlinux.c32|syslinux-common|make check-pxe (PXE boot with pxelinux)
@@ -51,8 +51,8 @@ git|git|make check-bisect (git bisect run)
 /usr/lib/python3/dist-packages/yaml/__init__.py|python3-yaml|make check-lava (jobs read back as YAML)
 lava-run|lava-dispatcher|make check-lava's run of a job by LAVA's own dispatcher (lava-run on a QEMU device)
 /usr/lib/python3/dist-packages/jsonschema/__init__.py|python3-jsonschema|make check-e2e's second check of the KCIDB document (jsonschema's Draft 7 validator)
-/usr/bin/fio|fio|make bench's overhead against fio
-/usr/bin/strace|strace|make check-trace (dd, bonnie against their originals) and make bench's system-call counts of rawio and fio (host, and in the guest through initramfs/bench.list)
+/usr/bin/fio|fio|make check-trace-aio (its calls) and make bench's overhead against fio
+/usr/bin/strace|strace|make check-trace (dd, bonnie, dbench, aio against their originals) and make bench's system-call counts of rawio and fio (host, and in the guest through initramfs/bench.list)
 lz4|lz4|make bench's lz4 initrd in the compression sweep; PVH boots of lz4-compressed bzImages
 lzop|lzop|PVH boots of lzo-compressed bzImages (and that case of make check-unit)
 bzip2|bzip2|PVH boots of bzip2-compressed bzImages (and that case of make check-unit)

@@ -3,7 +3,7 @@
 """What a workload did to its files, test by test, against its original (issue 45).
 
   trace_phases.py profile TRACE --path REGEX [--mark REGEX=NAME ... [--end REGEX]]
-  trace_phases.py compare BOOTMARK ORIGINAL --path REGEX --mark REGEX=NAME ...
+  trace_phases.py compare BOOTMARK ORIGINAL --path REGEX (--mark REGEX=NAME ... | --whole NAME)
                   [--end REGEX] [--pass REGEX] [--declare NAME ...] [--vary PHASE:KEY:PCT ...]
 
 Both traces come from `strace -f -y -s 64`.  A trace is cut into phases, one a test:
@@ -31,6 +31,14 @@ Declared differences (from the workload's description, `bootmark-runner --traced
   dirfd           bootmark names a test's files relative to an open directory
                   (openat, unlinkat, mkdirat) where the original chdir()s into it:
                   directory opens and closes and chdir are not compared
+  batch-refill    bootmark refills the slots one reap freed with one io_submit (the
+                  seed's "16 iocbs at a time"); fio submits a refill as each slot
+                  frees: the largest submission is compared, not the number of
+                  io_submit and io_getevents calls
+  setup-stat      the original stat()s its file while it sets the job up (fio's
+                  parent, before the job's process starts); bootmark's prepare()
+                  wrote the file and knows its size: the original's stats are not
+                  compared
   sync=syncfs     the original's sync() is bootmark's syncfs()
 --vary PHASE:KEY:PCT accepts the count of KEY in PHASE (a prefix: "write" sums every
 write size) within PCT percent of the original's: for the parts the original draws
@@ -51,10 +59,12 @@ PATHCALLS = {"unlink": 0, "rmdir": 0, "mkdir": 0, "stat": 0, "lstat": 0, "chdir"
              "utimes": 0, "utimensat": 1,
              "unlinkat": 1, "mkdirat": 1, "newfstatat": 1, "statx": 1, "openat": 1,
              "renameat": 1, "renameat2": 1, "faccessat": 1}
-DECLARED = {"readdir-buffer", "dirfd", "sync=syncfs"}
+DECLARED = {"readdir-buffer", "dirfd", "batch-refill", "setup-stat", "sync=syncfs"}
 BM_START = re.compile(r'@@B1 \S+ \d+ P phase=run .*\btest=(\S+)')
 BM_SKIP = re.compile(r'@@B1 \S+ \d+ P phase=prepare\b')
 BM_END = re.compile(r'@@B1 \S+ \d+ [RE] ')
+IOCB = re.compile(r'aio_lio_opcode=IOCB_CMD_(\w+), aio_fildes=\d+<([^>]*)>.*?'
+                  r'aio_nbytes=(\d+), aio_offset=(\d+)')
 ESC = re.compile(r'\\(x[0-9a-fA-F]{2}|[0-7]{1,3}|.)')
 UNESC = {"n": "\n", "t": "\t", "r": "\r", "v": "\v", "f": "\f", "\\": "\\", '"': '"'}
 
@@ -110,7 +120,7 @@ class Cutter:
 
     def phase(self):
         """NAME, "" for the calls before the next mark (held until it comes), None
-        for none."""
+        for none; --whole NAME: the original's whole trace is one test."""
         if self.name is not None:
             return self.name
         return "" if self.pending else None
@@ -191,7 +201,23 @@ class Files:
 
 def phases(path, want, cutter, passre=None):
     """{phase: Counter of keys}, the phases in the order they began."""
-    out, order, cwd, files = {}, [], {}, Files()
+    out, order, cwd, files, offsets = {}, [], {}, Files(), {}
+
+    def record(pid, key, target):
+        ph = cutter.phase()
+        if ph is None:
+            return
+        call = (pid, key, bool(passre and target and passre.search(target)))
+        if ph == "":
+            cutter.held.append(call)
+            return
+        if ph not in out:
+            out[ph] = Passes()
+            order.append(ph)
+        for c in cutter.held + [call]:
+            out[ph].add(*c)
+        cutter.held = []
+
     for line in lines_of(path):
         m = CALL.match(line)
         if not m:
@@ -209,6 +235,19 @@ def phases(path, want, cutter, passre=None):
             continue
         if name == "chdir" and ret == "0":
             cwd[pid] = resolve(cwd.get(pid), unquote(args[0]))
+        if name == "io_submit":
+            iocbs = IOCB.findall(m.group(3))
+            if not iocbs or not want.search(iocbs[0][1]):
+                continue
+            keys = ["io_submit %d iocbs" % len(iocbs)]
+            keys += ["aio %s %s" % (op, n) for op, _, n, _ in iocbs]
+            offsets.setdefault(cutter.phase(), []).extend(int(o) for *_, o in iocbs)
+            for key in keys:
+                record(pid, key, None)
+            continue
+        if name in ("io_getevents", "io_pgetevents"):
+            record(pid, name, None)  # no fd: the phase's; how many it reaps is timing
+            continue
         target = None
         if name in ("open", "openat"):
             cutter.opened(unquote(args[1 if name == "openat" else 0]))
@@ -239,24 +278,18 @@ def phases(path, want, cutter, passre=None):
                 continue
         elif key == "fstat" and g and files.is_dir(pid, g.group(1)):
             key = "fstat dir"  # glibc's opendir() looks at what it opened
-        ph = cutter.phase()
-        if ph is None:
-            continue
-        call = (pid, key, bool(passre and target and passre.search(target)))
-        if ph == "":
-            cutter.held.append(call)
-            continue
-        if ph not in out:
-            out[ph] = Passes()
-            order.append(ph)
-        for c in cutter.held + [call]:
-            out[ph].add(*c)
-        cutter.held = []
+        record(pid, key, target)
     if cutter.held:  # after the last end, and no mark followed
         out["(after the last test)"] = Passes()
         for c in cutter.held:
             out["(after the last test)"].add(*c)
         order.append("(after the last test)")
+    for ph, offs in offsets.items():  # which blocks, each how often, and in what order
+        if ph in out:
+            for o in offs:
+                out[ph].all["aio at %d" % o] += 1
+            out[ph].all["aio offsets " + ("ascending" if offs == sorted(offs) else
+                                          "in another order")] = 1
     flat, forder = {}, []
     for ph in order:
         for name, c in out[ph].reduce(ph, passre is not None):
@@ -313,6 +346,14 @@ def normalize(c, declared, original):
         for k in [k for k in c if k.startswith("open O_DIRECTORY") or k in
                   ("close dir", "chdir")]:
             del c[k]
+    if "batch-refill" in declared:
+        first = max((int(k.split()[1]) for k in c if k.startswith("io_submit ")), default=0)
+        for k in [k for k in c if k.startswith("io_submit ") or k.startswith("io_getevents")]:
+            del c[k]
+        if first:
+            c["io_submit of %d iocbs, the largest" % first] = 1
+    if "setup-stat" in declared and original:
+        c.pop("stat", None)
     if "sync=syncfs" in declared and original and c.get("sync"):
         c["syncfs"] += c.pop("sync")
     return c
@@ -366,12 +407,14 @@ def main(argv):
         sys.stderr.write(__doc__)
         return 2
     pos, marks, end, declared, vary, want, passre = [], [], None, set(), [], None, None
+    whole = None
     i = 2
     try:
         while i < len(argv):
             a = argv[i]
             v = argv[i + 1] if i + 1 < len(argv) else None
-            if a in ("--path", "--mark", "--end", "--declare", "--vary", "--pass") and v is None:
+            if a in ("--path", "--mark", "--end", "--declare", "--vary", "--pass", "--whole") \
+                    and v is None:
                 raise ValueError("%s needs a value" % a)
             if a == "--path":
                 want = re.compile(v)
@@ -382,6 +425,8 @@ def main(argv):
                 end = re.compile(v)
             elif a == "--pass":
                 passre = re.compile(v)
+            elif a == "--whole":
+                whole = v
             elif a == "--declare":
                 if v not in DECLARED:
                     raise ValueError("unknown difference '%s'" % v)
@@ -408,7 +453,10 @@ def main(argv):
                                             ", ".join("%s x%g" % kv for kv in sorted(p[ph].items()))))
             return 0
         a = phases(pos[0], want, Cutter(None, None), passre)
-        b = phases(pos[1], want, Cutter(marks, end), passre)
+        cut = Cutter(marks, end)
+        if whole:
+            cut.name = whole
+        b = phases(pos[1], want, cut, passre)
     except OSError as e:
         sys.stderr.write("trace_phases: cannot read %s: %s\n" % (e.filename, e.strerror))
         return 2

@@ -172,4 +172,8 @@ const struct bm_wl_desc wl_aio_desc = {
 	.headline = "files_s",
 	.report = &report_aio_ops,
 	.example = "files=20 fsize=40k qd=8 threads=1 direct=0",
+	/* files=1 threads=1 engine=libaio against fio --ioengine=libaio: the refill
+	 * is one io_submit of what a reap freed, fio submits a refill as it frees;
+	 * fio's parent stat()s the file as it sets the job up */
+	.traced = "fio 3.33 (ioengine=libaio); batch-refill setup-stat",
 };
