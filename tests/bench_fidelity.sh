@@ -7,7 +7,8 @@
 #   bonnie   bootmark bonnie size=S chunk=8k       bonnie++ 2.00a -s S:8k:K:5 -fC -n 0, then
 #            charsize=CM seeks=K seekers=5 num=N   bonnie++ -s 0 -n N:F:F (both -r M -z 1 -u
 #            max_size=F min_size=F seed=1          root -q: the CSV lines); all twelve tests
-#   dbench   bootmark dbench clients=C time=T      dbench 4.0 -c client.txt -t T C
+#   dbench   bootmark dbench clients=C time=T      dbench 4.0 -c client.txt -t T C, for each
+#                                                  C of 4 and 8 (above the CPUs, as the seeds)
 #            (tests/dbench_compare.sh runs one pair and prints both per-op tables)
 #   dd       bootmark dd size=D bs=1M (w, r, rw)   GNU dd bs=1M: conv=fsync; to /dev/null
 #                                                  after a drop; conv=notrunc,fsync
@@ -49,7 +50,9 @@
 #   BENCH_FIDELITY_BONNIE_PARTS="io files"  bonnie++'s I/O tests (-n 0), its file tests (-s 0)
 #   BENCH_FIDELITY_BONNIE_NUM=8      file tests: N x 1024 files (-n N:F:F) ...
 #   BENCH_FIDELITY_BONNIE_FSIZE=128k ... of F bytes each
-#   BENCH_FIDELITY_DBENCH_CLIENTS=2  BENCH_FIDELITY_DBENCH_TIME=10 (s, + time/5 warm-up)
+#   BENCH_FIDELITY_DBENCH_CLIENTS="4 8"  client counts, a figure each: above the CPU count,
+#                                    as the seeds ran it; BENCH_FIDELITY_DBENCH_TIME=10 (s,
+#                                    + time/5 warm-up)
 #   BENCH_FIDELITY_DD_SIZE=1024      MiB per dd test
 #   BENCH_FIDELITY_TIO_SIZE=256      MiB per tiobench/fio thread; TIO_RANDOM=20000 ops
 #   BENCH_FIDELITY_LMDD_SIZE=256     MiB moved per lmdd/dd test; LMDD_BS="1m 4k"
@@ -72,7 +75,7 @@ BON_CHAR=${BENCH_FIDELITY_BONNIE_CHAR:-4}
 BON_NUM=${BENCH_FIDELITY_BONNIE_NUM:-8}
 BON_PARTS=${BENCH_FIDELITY_BONNIE_PARTS:-"io files"}
 BON_FSIZE=${BENCH_FIDELITY_BONNIE_FSIZE:-128k}
-DB_CLIENTS=${BENCH_FIDELITY_DBENCH_CLIENTS:-2}
+DB_CLIENTS=${BENCH_FIDELITY_DBENCH_CLIENTS:-4 8}
 DB_TIME=${BENCH_FIDELITY_DBENCH_TIME:-10}
 DD_SIZE=${BENCH_FIDELITY_DD_SIZE:-1024}
 TIO_SIZE=${BENCH_FIDELITY_TIO_SIZE:-256}
@@ -88,7 +91,7 @@ say() { printf '%s: %s\n' "$prog" "$*"; }
 broken=0
 missing=0
 
-for v in "$RUNS" "$AA" "$MEM" "$BON_SIZE" "$BON_SEEKS" "$BON_CHAR" "$BON_NUM" "$DB_CLIENTS" "$DB_TIME" \
+for v in "$RUNS" "$AA" "$MEM" "$BON_SIZE" "$BON_SEEKS" "$BON_CHAR" "$BON_NUM" $DB_CLIENTS "$DB_TIME" \
 	"$DD_SIZE" "$TIO_SIZE" "$TIO_RANDOM" "$LMDD_SIZE"; do
 	case $v in '' | *[!0-9]*)
 		say "knobs must be whole numbers (BENCH_FIDELITY_*: got \"$v\")" >&2

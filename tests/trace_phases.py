@@ -199,6 +199,23 @@ class Files:
         return "close dir" if f in self.dirs else "close"
 
 
+def target_of(name, args, g, cwd):
+    """The path a call works on ("" for sync(), which names none), None for a call
+    that is none of ours.  g: its first argument as fd<path>."""
+    if name in PATHCALLS and len(args) > PATHCALLS[name]:
+        i = PATHCALLS[name]
+        base = cwd
+        if i == 1:
+            d = FD_PATH.match(args[0])
+            base = d.group(2) if d else base
+        if name in ("newfstatat", "statx") and unquote(args[i]) == "":
+            return g.group(2) if g else None
+        return resolve(base, unquote(args[i]))
+    if name in IO and g and g.group(1) != "AT_FDCWD":
+        return g.group(2)
+    return "" if name == "sync" else None
+
+
 def phases(path, want, cutter, passre=None):
     """{phase: Counter of keys}, the phases in the order they began."""
     out, order, cwd, files, offsets = {}, [], {}, Files(), {}
@@ -248,25 +265,11 @@ def phases(path, want, cutter, passre=None):
         if name in ("io_getevents", "io_pgetevents"):
             record(pid, name, None)  # no fd: the phase's; how many it reaps is timing
             continue
-        target = None
         if name in ("open", "openat"):
             cutter.opened(unquote(args[1 if name == "openat" else 0]))
-        if name in PATHCALLS and len(args) > PATHCALLS[name]:
-            i = PATHCALLS[name]
-            base = cwd.get(pid)
-            if i == 1:
-                d = FD_PATH.match(args[0])
-                base = d.group(2) if d else base
-            if name in ("newfstatat", "statx") and unquote(args[i]) == "":
-                target = g.group(2) if g else None
-            else:
-                target = resolve(base, unquote(args[i]))
-        elif name == "fcntl" and not args[1].startswith(("F_SETLK", "F_GETLK", "F_OFD")):
+        if name == "fcntl" and not args[1].startswith(("F_SETLK", "F_GETLK", "F_OFD")):
             continue  # musl's open() sets FD_CLOEXEC once more: no I/O
-        elif name in IO and g and g.group(1) != "AT_FDCWD":
-            target = g.group(2)
-        elif name == "sync":
-            target = ""
+        target = target_of(name, args, g, cwd.get(pid))
         if target is None or (target and not want.search(target)):
             continue
         key = call_key(name, args, ret)
