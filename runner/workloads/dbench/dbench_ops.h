@@ -9,6 +9,7 @@
 #include "dbench_load.h"
 
 #define DB_FTABLE_MAX 200   /* dbench's MAX_FILES */
+#define DB_DIRBUF 32768     /* glibc's opendir() buffer on ext4 (dbench_ops.c db_scan) */
 
 struct db_opstat {
 	uint64_t n, sum_ns, max_ns;
@@ -26,6 +27,7 @@ struct db_client {
 		char *name;
 	} ft[DB_FTABLE_MAX];
 	unsigned char *buf;         /* zeroed, as large as the largest ReadX/WriteX */
+	char *dirbuf;               /* DB_DIRBUF of directory entries */
 	uint64_t mism;              /* statuses that differ where dbench only prints */
 	int cleaned;                /* db_cleanup ran */
 	char path[2][PATH_MAX];
