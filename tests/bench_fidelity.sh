@@ -13,7 +13,7 @@
 #   dd       bootmark dd size=D bs=1M (w, r, rw)   GNU dd bs=1M: conv=fsync; to /dev/null
 #                                                  after a drop; conv=notrunc,fsync
 #   tiobench bootmark tiobench threads=2 size=Z    fio 3.33, the same I/O: 2 jobs, a file
-#            bs=4k random=R version=0.3.3 (seqwr   each, psync 4 KiB, write/randwrite
+#            bs=4k random=R version=0.3.3 (seqwr   each, sync 4 KiB, write/randwrite
 #            rndwr seqrd rndrd)                    (number_ios=R, end_fsync=1), read/randread
 #   lmdd     bootmark lmdd bs=B size=L fsync=1     dd bs=B conv=fsync / dd to /dev/null
 #            (reported: dd copies from /dev/zero, lmdd does not)

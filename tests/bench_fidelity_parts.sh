@@ -255,7 +255,10 @@ side = j["write"] if j["write"]["io_bytes"] else j["read"]
 print("%.6f" % (side["bw_bytes"] / 1048576.0))' "$1" 2>/dev/null || true
 }
 
-# fio doing tiotest 0.3.3's I/O: 2 jobs with a file each, psync 4 KiB, as threads
+# fio doing tiotest 0.3.3's I/O: 2 jobs with a file each, 4 KiB through fio's sync
+# engine, whose random I/O is an lseek() and a read() or write() as tiotest's is (its
+# psync engine makes one pread(), half the calls: tiobench rndrd 0.842x, interval
+# 0.79-0.90, on 2026-12-06 against psync; docs/performance.md), as threads
 # of one process (--thread) as tiotest's workers are (measured here, sequential
 # reads: fio's default processes faster than its threads in 10 of 12 pairs, median
 # 1.34x); the random
@@ -274,7 +277,7 @@ tiobench_orig() {
 		# shellcheck disable=SC2086
 		in_cg fio --name=tio --directory="$d" --filename_format='tio.$jobnum' \
 			--numjobs=2 --thread --group_reporting --rw="${p#*:}" --bs=4k --size="${TIO_SIZE}M" \
-			--ioengine=psync --fallocate=none --fadvise_hint=0 $n \
+			--ioengine=sync --fallocate=none --fadvise_hint=0 $n \
 			--output-format=json > "$out/fio.json" 2> "$out/fio.err" ||
 			echo "pair $1: fio ${p#*:} failed: $(tail -1 "$out/fio.err")" >> "$out/tiobench.why"
 		record "tiobench.${p%:*}" orig "$(fio_bw "$out/fio.json")"
