@@ -53,6 +53,22 @@ first=$(grep " R " "$out/dd.log" | grep -c "test=dd4w .*continues=")
 	ok "dd: r reads w's file, rw rewrites it ($cont records)" ||
 	notok "dd: r reads w's file, rw rewrites it ($cont, w $first)"
 
+# dbench's default loadfile on a bare host: the image's is not here, the host's dbench
+# package's (the file the image packs) is read, and the console says so
+if [ -e /etc/bootmark/data/client.txt.xz ]; then
+	ok "dbench's default loadfile on a host # skip: this host has the image's own"
+elif [ -r /usr/share/dbench/client.txt ]; then
+	$runner --host "$dir" --workload dbench clients=1 time=1 warmup=0 lines=120 \
+		>"$out/dbdef.log" 2>&1
+	rc=$?
+	[ $rc -eq 0 ] && grep -q ' R wl=dbench ' "$out/dbdef.log" &&
+		grep -q 'the host.s /usr/share/dbench/client.txt' "$out/dbdef.log" &&
+		ok "dbench's default loadfile on a host: Debian's client.txt, named on the console" ||
+		notok "dbench's default loadfile on a host (exit $rc: $(tail -1 "$out/dbdef.log"))"
+else
+	notok "dbench's default loadfile on a host: no /usr/share/dbench/client.txt (install-deps installs dbench)"
+fi
+
 rm -rf "$dir" "$out"
 echo "hostmode: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -13,6 +13,8 @@
 #define DB_CLIENTS_MAX 1024
 #define DB_LISTS_MAX 16
 #define DB_DEFAULT_LOADFILE "/etc/bootmark/data/client.txt.xz"
+/* where Debian's dbench package puts the same file: host mode's default */
+#define DB_HOST_LOADFILE "/usr/share/dbench/client.txt"
 #define DB_GENERATED_OPS 100000
 
 struct db_opts {
