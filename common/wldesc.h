@@ -102,11 +102,15 @@ void bm_report_print(FILE *f, const struct bm_rrow *rows, size_t n);
 /* real, utime, stime, read, written (and host mode's putime, pstime): the
  * measurement window's metrics, every workload's. */
 extern const struct bm_wl_metric bm_wl_window_metrics[];
-/* The better direction of a metric by its name: the window's, else the first
- * description (workloads.def order) that lists it; BM_BETTER_NONE for a name
- * none lists.  A name means one thing in every workload ("time" is always
- * seconds spent), so the workload is not needed. */
-enum bm_better bm_wl_metric_better(const char *metric);
+/* The better direction of metric in workload wl's results: the
+ * workload's own description says it, else the window's list; a workload
+ * never takes another's ("lat" may be a latency in one and a rate of
+ * something in the next; issue 46).  BM_BETTER_NONE for a metric neither
+ * lists (a newer runner's) and for an unknown workload's own metrics. */
+enum bm_better bm_wl_metric_better(const char *wl, const char *metric);
+/* The same lookup over a given list of descriptions (tests). */
+const struct bm_wl_metric *bm_wl_metric_lookup(const struct bm_wl_desc *const *descs,
+					       const char *wl, const char *metric);
 /* The definition of metric in workload wl's results: its own, else the
  * window's; NULL when neither lists it (a metric of a newer runner).
  * *negative: 1 when its values may be below zero. */

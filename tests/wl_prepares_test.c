@@ -24,12 +24,10 @@
 #include "testutil.h"
 #include "wl.h"
 
-/* A small job of each workload that has prepares(). */
-static const struct { const char *wl, *args; } jobs[] = {
-	{ "dd", "size=1M bs=64k" },
-	{ "lmdd", "bs=4k,64k size=1M" },
-	{ "tiobench", "threads=1,2 size=1M bs=4k random=20" },
-	{ "bonnie", "size=1M chunk=8k charsize=64k seeks=10 num=1" },
+/* Every workload of the registry that has prepares() runs its own small
+ * job (its description's example, --examples); these add variants the
+ * example does not reach. */
+static const struct { const char *wl, *args; } variants[] = {
 	{ "bonnie", "size=1M chunk=8k charsize=64k seeks=10 num=1 cache=cold" },
 };
 
@@ -144,8 +142,16 @@ int main(void)
 	tap_plan(0);
 	mkdir("build", 0755);
 	tu_mkdtemp(dir);
-	for (i = 0; i < sizeof(jobs) / sizeof(jobs[0]); i++)
-		check_job(dir, jobs[i].wl, jobs[i].args);
+	for (const struct wl_ops *const *w = wl_registry; *w; w++) {
+		if (!(*w)->prepares)
+			continue;
+		tap_ok((*w)->desc->example != NULL, "%s has prepares() and an example job",
+		       (*w)->desc->name);
+		if ((*w)->desc->example)
+			check_job(dir, (*w)->desc->name, (*w)->desc->example);
+	}
+	for (i = 0; i < sizeof(variants) / sizeof(variants[0]); i++)
+		check_job(dir, variants[i].wl, variants[i].args);
 	check_measure(dir);
 	rmdir(dir);
 	return tap_done();

@@ -12,11 +12,12 @@
 #include "util.h"
 #include "wldesc.h"
 
-/* What each workload's description says (wldesc.h); the unit is the
- * record's and says nothing the name does not. */
-enum bm_cmp_dir bm_cmp_direction(const char *metric, const char *unit)
+/* What the workload's own description says (wldesc.h); the unit is the
+ * record's and says nothing the description does not. */
+enum bm_cmp_dir bm_cmp_direction(const char *wl, const char *metric, const char *unit)
 {
-	switch (bm_wl_metric_better(metric)) {
+	(void)unit;
+	switch (bm_wl_metric_better(wl, metric)) {
 	case BM_BETTER_HIGHER:
 		return BM_DIR_HIGHER;
 	case BM_BETTER_LOWER:
@@ -267,7 +268,7 @@ int bm_cmp_build(struct bm_cmp *c, const struct bm_cmp_rules *rules)
 				continue;
 			*r = keys[i];
 			r->kidx = k;
-			r->dir = bm_cmp_direction(r->metric, r->unit);
+			r->dir = bm_cmp_direction(r->wl, r->metric, r->unit);
 			bm_summarize(x, n, &r->s);
 			r->hmean = r->dir == BM_DIR_HIGHER && !isnan(r->s.hmean);
 			r->center = r->hmean ? r->s.hmean : r->s.mean;

@@ -82,7 +82,7 @@ struct bm_compare_opts {
 /* Which way is better for a metric (rule in docs/results.md). */
 enum bm_cmp_dir { BM_DIR_NONE, BM_DIR_HIGHER, BM_DIR_LOWER };
 
-enum bm_cmp_dir bm_cmp_direction(const char *metric, const char *unit);
+enum bm_cmp_dir bm_cmp_direction(const char *wl, const char *metric, const char *unit);
 
 struct bm_cmp_boot {        /* one boot directory */
 	char label[256];        /* directory name */

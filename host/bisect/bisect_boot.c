@@ -77,7 +77,7 @@ int bm_bmetric_value(struct bm_bmetric *m, const struct bm_results *r, double *v
 
 int bm_bmetric_dir(const struct bm_bmetric *m)
 {
-	switch (bm_cmp_direction(m->name, m->unit)) {
+	switch (bm_cmp_direction(m->wl, m->name, m->unit)) {
 	case BM_DIR_LOWER: return 1;
 	case BM_DIR_HIGHER: return -1;
 	default: return 0;

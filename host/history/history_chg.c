@@ -287,7 +287,7 @@ static int add_change(struct bm_hist_changes *out, const struct bm_hist_data *d,
 	const struct bm_cp_test *t = &w->r[si].t[j];
 	const struct bm_hist_metric *m = &d->metrics[d->series[si].metric];
 	struct bm_hist_change *c;
-	enum bm_cmp_dir dir = bm_cmp_direction(m->name, m->unit);
+	enum bm_cmp_dir dir = bm_cmp_direction(m->wl, m->name, m->unit);
 	void *nc = realloc(out->c, (out->n + 1) * sizeof(*out->c));
 
 	if (!nc)

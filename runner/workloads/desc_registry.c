@@ -51,13 +51,21 @@ static const struct bm_wl_metric *metric_in(const struct bm_wl_metric *m, const 
 	return NULL;
 }
 
-enum bm_better bm_wl_metric_better(const char *metric)
+const struct bm_wl_metric *bm_wl_metric_lookup(const struct bm_wl_desc *const *descs,
+					       const char *wl, const char *metric)
 {
-	const struct bm_wl_desc *const *d;
-	const struct bm_wl_metric *m = metric_in(bm_wl_window_metrics, metric);
+	const struct bm_wl_metric *m = NULL;
 
-	for (d = bm_wl_descs; !m && *d; d++)
-		m = metric_in((*d)->metrics, metric);
+	for (; wl && *descs && !m; descs++)
+		if (!strcmp((*descs)->name, wl))
+			m = metric_in((*descs)->metrics, metric);
+	return m ? m : metric_in(bm_wl_window_metrics, metric);
+}
+
+enum bm_better bm_wl_metric_better(const char *wl, const char *metric)
+{
+	const struct bm_wl_metric *m = bm_wl_metric_lookup(bm_wl_descs, wl, metric);
+
 	return m ? m->better : BM_BETTER_NONE;
 }
 
