@@ -489,7 +489,7 @@ int bm_opts_parse_cmdline(const struct bm_opt *tab, void *obj,
 	return 0;
 }
 
-static const char *type_name(enum bm_opt_type t)
+const char *bm_opt_type_name(enum bm_opt_type t)
 {
 	static const char *const names[] = {
 		[BM_OPT_STR] = "string", [BM_OPT_INT] = "int", [BM_OPT_SIZE] = "size",
@@ -499,8 +499,7 @@ static const char *type_name(enum bm_opt_type t)
 	return (unsigned)t < sizeof(names) / sizeof(names[0]) ? names[t] : "?";
 }
 
-/* The "range" column: what values are allowed. */
-static void fmt_range(const struct bm_opt *o, char *buf, size_t len)
+void bm_opt_range(const struct bm_opt *o, char *buf, size_t len)
 {
 	char lo[32], hi[32];
 
@@ -519,34 +518,5 @@ static void fmt_range(const struct bm_opt *o, char *buf, size_t len)
 		snprintf(buf, len, "0|1");
 	} else {
 		snprintf(buf, len, "<%zu chars", o->len);
-	}
-}
-
-static int max_int(int a, int b)
-{
-	return a > b ? a : b;
-}
-
-void bm_opts_help(const struct bm_opt *tab, const char *prefix, FILE *f)
-{
-	int wname = 4, wdef = 7, wrange = 5;
-	char range[256];
-
-	prefix = prefix ? prefix : "";
-	for (const struct bm_opt *o = tab; o->name; o++) {
-		fmt_range(o, range, sizeof(range));
-		wname = max_int(wname, (int)(strlen(prefix) + strlen(o->name)));
-		wdef = max_int(wdef, o->def ? (int)strlen(o->def) : 1);
-		wrange = max_int(wrange, (int)strlen(range));
-	}
-	fprintf(f, "  %-*s  %-6s  %-*s  %-*s  %s\n", wname, "name", "type", wdef, "default",
-		wrange, "range", "meaning");
-	for (const struct bm_opt *o = tab; o->name; o++) {
-		int n = (int)strlen(prefix);
-
-		fmt_range(o, range, sizeof(range));
-		fprintf(f, "  %s%-*s  %-6s  %-*s  %-*s  %s\n", prefix, wname - n, o->name,
-			type_name(o->type), wdef, o->def && *o->def ? o->def : "-",
-			wrange, range, o->help ? o->help : "");
 	}
 }

@@ -44,7 +44,17 @@ int bm_opts_parse_text(const struct bm_opt *tab, void *obj, const char *text,
 int bm_opts_parse_cmdline(const struct bm_opt *tab, void *obj,
 			  const char *cmdline, const char *prefix,
 			  char *err, size_t errlen);
+/* The table of --help (opts_help.c): name, type, default, range, meaning,
+ * every line within BM_HELP_COLS columns. */
+#define BM_HELP_COLS 100
 void bm_opts_help(const struct bm_opt *tab, const char *prefix, FILE *f);
+/* Prints text from column col (the cursor is there), wrapped at
+ * BM_HELP_COLS; continuation lines start at column indent.  Breaks at
+ * spaces, and inside a word longer than a line after ',' or '|'. */
+void bm_help_wrap(FILE *f, const char *text, int col, int indent);
+/* Its pieces: "string", "int" ...; the allowed values ("1..64", "a|b"). */
+const char *bm_opt_type_name(enum bm_opt_type t);
+void bm_opt_range(const struct bm_opt *o, char *buf, size_t len);
 /* Parses "32M" etc.: 0 or -EINVAL/-ERANGE. */
 int bm_parse_size(const char *s, uint64_t *out);
 /* The inverse: v with the largest suffix that keeps it exact ("32M", "4k",

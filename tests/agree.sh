@@ -9,6 +9,8 @@
 #   metric    bisect and bisect-step refuse --metric with --boot
 #   switch    every switch of every command given a value: bad input
 #   docs      compare --format json rows without baseline; the usage lines
+#   trip46    parse --fail-on-warning on a boot folder, a garbage meta.json, compare
+#             on a bootmark ci folder, --version (issue 46)
 #   leftover  capture, bisect-step and lava on bad input leave nothing behind
 # Only configs boots QEMU (once, the bisect-sized dd, TCG).
 # Usage: BM=build/bootmark sh tests/agree.sh [CASE...]
@@ -21,7 +23,7 @@ case $BM in /*) ;; *) BM=$(pwd)/$BM ;; esac
 here=$(cd "$(dirname "$0")" && pwd)
 kernel=${BM_AGREE_KERNEL:-deb:6.1.0-53-amd64}
 rel=${kernel#deb:}
-cases=${*:-configs lava kvm metric switch docs leftover}
+cases=${*:-configs lava kvm metric switch docs trip46 leftover}
 pass=0 fail=0
 t_start=$(date +%s)
 
@@ -158,12 +160,12 @@ if want metric; then
 fi
 
 if want switch; then
-	# every bool option of every command, from --help's own tables
+	# every switch (bool option) of every command, from --help's own tables
 	n=0
 	for cmd in $($BM --help | sed -n 's/^  \([a-z][a-z-]*\) .*/\1/p'); do
 		want_rc=100
 		[ "$cmd" = bisect-step ] && want_rc=128
-		for opt in $($BM "$cmd" --help | sed -n 's/^  --\([a-z0-9-]*\)  *bool .*/\1/p'); do
+		for opt in $($BM "$cmd" --help | sed -n 's/^  --\([a-z0-9-]*\)  *switch .*/\1/p'); do
 			for v in 1 yes 0; do
 				n=$((n + 1))
 				$BM "$cmd" "--$opt=$v" --out "$out/sw" >"$out/sw.log" 2>&1
@@ -205,6 +207,37 @@ if want docs; then
 	$BM kernel --help | sed '/^$/q' >"$out/u.kernel"
 	check "kernel's usage has build (with its options) and update" \
 		'has "$out/u.kernel" "kernel build SRC \[--out DIR\]" && has "$out/u.kernel" "kernel update"'
+fi
+
+if want trip46; then
+	# issue 46's new-user trips: a boot folder's parse --fail-on-warning, a meta.json
+	# bootmark did not write, a bootmark ci folder given to compare, --version
+	b=$out/t46/b1
+	mkdir -p "$b"
+	{ head -n 3 "$here/data/host_results.log"
+	  echo "[    3.1] WARNING: CPU: 1 PID: 42 at fs/ext4/inode.c:123 ext4_foo+0x1/0x2"
+	  tail -n +4 "$here/data/host_results.log"; } >"$b/console.log"
+	$BM parse "$b" >"$out/t46.plain" 2>&1
+	rc0=$?
+	$BM parse --fail-on-warning "$b" >"$out/t46.strict" 2>&1
+	rc=$?
+	check "parse --fail-on-warning BOOTDIR: kernel-warning, exit 14 (got $rc; without it $rc0)" \
+		'[ $rc -eq 14 ] && [ $rc0 -eq 0 ] && has "$out/t46.strict" ": kernel-warning: "'
+	: >"$b/qemu.log"
+	echo '{"not": "bootmark'"'"'s"}' >"$b/meta.json"
+	$BM parse "$b" >"$out/t46.meta" 2>&1
+	rc=$?
+	check "a garbage meta.json is named, not ignored: infra-error, exit 111 (got $rc)" \
+		'[ $rc -eq 111 ] && has "$out/t46.meta" "meta.json is not one bootmark wrote"'
+	rm -f "$b/qemu.log" "$b/meta.json"
+	mkdir -p "$out/t46/ci/run"
+	mv "$b" "$out/t46/ci/run/"
+	$BM compare "$out/t46/ci" >"$out/t46.ci" 2>&1
+	rc=$?
+	check "compare on a bootmark ci folder points at its run/ (exit $rc)" \
+		'[ $rc -eq 100 ] && has "$out/t46.ci" "bootmark ci folder, its boots are in $out/t46/ci/run"'
+	v=$($BM --version)
+	check "bootmark --version: $v" 'echo "$v" | grep -q "^bootmark [0-9][0-9.]* (records @@B1, protocol 1)$"'
 fi
 
 if want leftover; then

@@ -214,6 +214,7 @@ class Cli:
         if rc:
             die("%s --help exits %d" % (bm, rc))
         self.forms = {"": help_forms(top)}
+        self.screens = {"bootmark --help": top}
         self.commands = [l.split()[0] for l in top.split("\n")
                          if re.match(r"^  [a-z]", l)]
         self.options = {}
@@ -222,6 +223,7 @@ class Cli:
             if rc:
                 die("%s %s --help exits %d" % (bm, c, rc))
             self.forms[c] = help_forms(text)
+            self.screens["bootmark %s --help" % c] = text
             opts = set(re.findall(r"^\s+--([a-z0-9-]+)\s", text, re.M))
             for f in self.forms[c]:
                 opts |= set(re.findall(r"--([a-z0-9][a-z0-9-]*)", f))
@@ -229,6 +231,7 @@ class Cli:
         runner = os.path.join(os.path.dirname(bm), "bootmark-runner")
         rc, text = run_out([runner, "--help"])
         self.runner_help = text if rc == 0 else ""
+        self.screens["bootmark-runner --help"] = self.runner_help
         self.targets = make_targets()
 
 
@@ -241,6 +244,8 @@ def make_targets():
                 names.add(t.replace("$(O)/", "build/"))
     return names
 
+
+HELP_COLS = 100
 
 OUR_TARGET = re.compile(r"^(check|bench|fuzz$|run$|all$|deps$|clean$|build/)")
 
@@ -482,6 +487,12 @@ def main():
         tempfile.mkdtemp(prefix="bootmark-docs.", dir=os.environ.get("TMPDIR", "/tmp"))
     if not listing:
         os.makedirs(os.path.join(scratch, "log"))
+    # every help screen fits HELP_COLS columns (common/opts.h BM_HELP_COLS)
+    for name, text in sorted(cli.screens.items()):
+        wide = [l for l in text.split("\n") if len(l) > HELP_COLS]
+        if wide:
+            errors.append("%s: %d lines wider than %d columns, the first %d: %s"
+                          % (name, len(wide), HELP_COLS, len(wide[0]), wide[0][:60]))
     runner = Runner(cli, scratch, out_dir)
     t0 = time.time()
     for path in files:

@@ -228,6 +228,51 @@ static void test_help(void)
 	free(buf);
 }
 
+/* issue 46: every line within BM_HELP_COLS, however long a default, range
+ * or meaning; nothing of them lost; a command line's bool reads "switch". */
+static const char *const many[] = {
+	"putc", "block-w", "rewrite", "getc", "block-r", "seeks", "seq-create", "seq-stat",
+	"seq-del", "rnd-create", "rnd-stat", "rnd-del", NULL,
+};
+static const struct bm_opt wide_tab[] = {
+	{ .name = "tests", .type = BM_OPT_LIST, .off = 0, .len = 0, .choices = many,
+	  .def = "putc,block-w,rewrite,getc,block-r,seeks,seq-create,seq-stat,seq-del,"
+		 "rnd-create,rnd-stat,rnd-del",
+	  .help = "the tests to run, a subset of the default; a meaning long enough to need "
+		  "two or three lines of the table however wide the columns before it are" },
+	{ .name = "keep", .type = BM_OPT_BOOL, .def = "0", .help = "keep it" },
+	BM_OPT_END
+};
+
+static void test_help_width(void)
+{
+	char *buf = NULL, *line, *save = NULL, *flat;
+	size_t len = 0, i, j;
+	FILE *f = open_memstream(&buf, &len);
+	int widest = 0;
+
+	bm_opts_help(wide_tab, "--", f);
+	fclose(f);
+	tap_ok(strstr(buf, "default: putc,block-w,") && strstr(buf, "values: putc|block-w|"),
+	       "a default and a range wider than their columns follow the meaning");
+	tap_ok(strstr(buf, "  --keep   switch  off ") != NULL, "a command line's bool is a switch, off");
+	flat = strdup(buf);
+	for (i = j = 0; flat && buf[i]; i++)      /* the text without the wrapping */
+		if (buf[i] != ' ' && buf[i] != '\n')
+			flat[j++] = buf[i];
+	if (flat)
+		flat[j] = '\0';
+	tap_ok(flat && strstr(flat, "putc,block-w,rewrite,getc,block-r,seeks,seq-create,seq-stat,"
+				   "seq-del,rnd-create,rnd-stat,rnd-del") &&
+	       strstr(flat, "howeverwidethecolumnsbeforeitare"), "nothing is lost in the wrapping");
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		widest = (int)strlen(line) > widest ? (int)strlen(line) : widest;
+	tap_ok(widest <= BM_HELP_COLS, "every line within %d columns (widest %d)", BM_HELP_COLS,
+	       widest);
+	free(flat);
+	free(buf);
+}
+
 /* Each caller's suffix set must keep its old spelling: dd "4K", tiobench
  * "4k", bonnie stops at G. */
 static void test_fmt_size(void)
@@ -299,5 +344,6 @@ int main(void)
 	test_text();
 	test_cmdline();
 	test_help();
+	test_help_width();
 	return tap_done();
 }

@@ -132,7 +132,7 @@ int bm_cmp_add_dir(struct bm_cmp *c, const char *dir)
 	}
 	rc = bm_boot_dirs(dir, add_boot, c);
 	if (rc == 0) {
-		bm_msg("%s holds no boot (no results.log, console.log or meta.json)", dir);
+		bm_no_boot_msg(dir);
 		return -EINVAL;
 	}
 	if (rc == -EIO || rc == -ENOMEM)

@@ -118,7 +118,7 @@ static int export_dir(struct bm_export *e, struct bm_kcidb *kc, const char *dir,
 		return -EINVAL;
 	}
 	if (!rc) {
-		bm_msg("%s holds no boot (no results.log, console.log or meta.json)", dir);
+		bm_no_boot_msg(dir);
 		return -EINVAL;
 	}
 	return 0;
@@ -206,7 +206,7 @@ int bm_cmd_export(int argc, char **argv)
 			goto out_free_dirs;
 		}
 		if (bm_boot_dirs(dirs[i], NULL, NULL) <= 0) {
-			bm_msg("%s holds no boot (no results.log, console.log or meta.json)", dirs[i]);
+			bm_no_boot_msg(dirs[i]);
 			goto out_free_dirs;
 		}
 	}

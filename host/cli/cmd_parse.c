@@ -112,7 +112,8 @@ static int load(const char *log, const char *dir, const struct parse_opts *o,
 	uint64_t off, n;
 	int rc;
 
-	rc = dir ? bm_boot_read(dir, o->run, r) : bm_results_load(r, log, o->run);
+	rc = dir ? bm_boot_read_strict(dir, o->run, o->fail_on_warning, r) :
+		   bm_results_load(r, log, o->run);
 	if (rc) {
 		bm_msg("cannot parse %s: %s", log, strerror(-rc));
 		return BM_EXIT_SYSTEM;

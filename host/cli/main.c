@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "util.h"
+#include "version.h"
 
 static const struct {
 	const char *name;
@@ -12,9 +13,9 @@ static const struct {
 	const char *help;
 } commands[] = {
 	{ "run", bm_cmd_run, "boot kernels in QEMU, run a suite, print the table" },
-	{ "kernel", bm_cmd_kernel, "fetch or list kernels (kernel fetch SPEC | list | update)" },
+	{ "kernel", bm_cmd_kernel, "fetch, list, update or build kernels (kernel fetch SPEC | build SRC)" },
 	{ "parse", bm_cmd_parse, "status and table from a serial log captured anywhere" },
-	{ "export", bm_cmd_export, "tidy JSON or CSV rows from run directories" },
+	{ "export", bm_cmd_export, "tidy JSON, CSV or KCIDB rows from run directories" },
 	{ "compare", bm_cmd_compare, "kernels side by side: statistics and significance marks" },
 	{ "report", bm_cmd_report, "compare's tables and plots as one HTML file (-o FILE)" },
 	{ "ci", bm_cmd_ci, "a CI job: build, boot against a baseline, compare, gate (exit 30)" },
@@ -33,7 +34,8 @@ static void usage(FILE *f)
 {
 	size_t i;
 
-	fprintf(f, "usage: bootmark COMMAND [ARGS]   (bootmark COMMAND --help for more)\n\n");
+	fprintf(f, "usage: bootmark COMMAND [ARGS]   (bootmark COMMAND --help for more)\n"
+		   "       bootmark --version\n\n");
 	for (i = 0; i < NCOMMANDS; i++)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].help);
 	fprintf(f, "\nExit codes: 0 ok; run, parse and capture: the class of the first boot that\n"
@@ -57,6 +59,10 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
 		usage(stdout);
+		return BM_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf(BM_VERSION_LINE("bootmark"), BM_PROTO_VERSION);
 		return BM_EXIT_OK;
 	}
 	for (i = 0; i < NCOMMANDS; i++)

@@ -493,7 +493,7 @@ int bm_hist_add_dir(struct bm_hist *h, const char *dir, const struct bm_hist_add
 		goto out_finalize;
 	rc = bm_boot_dirs(dir, add_one, w);
 	if (rc == 0) {
-		bm_msg("%s holds no boot (no results.log, console.log or meta.json)", dir);
+		bm_no_boot_msg(dir);
 		rc = -EINVAL;
 	} else if (rc > 0) {
 		rc = 0;

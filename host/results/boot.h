@@ -24,6 +24,10 @@ int bm_boot_load(const char *dir, const char *run, struct bm_results *r, struct 
  * -errno when no log can be read.
  */
 int bm_boot_read(const char *dir, const char *run, struct bm_results *r);
+/* The same, with kernel warnings failing the boot (parse --fail-on-warning)
+ * even where the run did not ask for it. */
+int bm_boot_read_strict(const char *dir, const char *run, int fail_on_warning,
+			struct bm_results *r);
 
 /* The host's load over a boot, as its meta.json recorded it (hostload.h). */
 struct bm_load_info {

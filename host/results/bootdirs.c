@@ -81,3 +81,14 @@ void bm_seen_free(struct bm_seen *s)
 	s->v = NULL;
 	s->n = 0;
 }
+
+void bm_no_boot_msg(const char *dir)
+{
+	char run[PATH_MAX];
+
+	if (!bm_path(run, sizeof(run), "%s/run", dir) && bm_boot_dirs(run, NULL, NULL) > 0)
+		bm_msg("%s holds no boot: it is a bootmark ci folder, its boots are in %s", dir,
+		       run);
+	else
+		bm_msg("%s holds no boot (no results.log, console.log or meta.json)", dir);
+}

@@ -16,6 +16,10 @@ int bm_is_boot_dir(const char *dir);
  * cannot be read.
  */
 int bm_boot_dirs(const char *dir, int (*fn)(const char *bootdir, void *arg), void *arg);
+/* The message for a dir bm_boot_dirs() found no boot in: "bootmark: DIR
+ * holds no boot (...)", and where a `bootmark ci` folder keeps its boots
+ * (DIR/run) when that is what DIR is. */
+void bm_no_boot_msg(const char *dir);
 
 /*
  * The boot folders a command has read, by real path: "compare D D", or a run

@@ -71,8 +71,9 @@ static long long num(const char *text, size_t len, const char *key, long long df
 	return end != v && !*end ? n : dflt;
 }
 
-/* 0 and m filled from dir/meta.json; -ENOENT when there is none or it is
- * not one bootmark wrote (no watchdog member). */
+/* 0 and m filled from dir/meta.json; -ENOENT when there is none, -EBADMSG
+ * when there is one bootmark did not write (no watchdog member: garbage, or
+ * another tool's file), which the verdict then names. */
 static int read_meta(const char *dir, struct meta_facts *m)
 {
 	char path[PATH_MAX], w[32], *text = NULL;
@@ -87,7 +88,7 @@ static int read_meta(const char *dir, struct meta_facts *m)
 		return -ENOENT;
 	if (bm_json_get(text, len, "watchdog", w, sizeof(w)) || (wi = bm_watch_parse(w)) < 0) {
 		free(text);
-		return -ENOENT;
+		return -EBADMSG;
 	}
 	m->f.w = (enum bm_watch)wi;
 	if (!bm_json_get(text, len, "watchdog_why", m->why, sizeof(m->why)) && m->why[0])
@@ -117,7 +118,7 @@ static int read_meta(const char *dir, struct meta_facts *m)
  * the guest can say (a panic, an initramfs failure, a refused disk, a
  * reboot) stays the guest's.
  */
-static void unwatched(const char *dir, struct bm_results *r)
+static void unwatched(const char *dir, int meta, struct bm_results *r)
 {
 	char path[PATH_MAX], why[sizeof(r->status_why)];
 
@@ -132,20 +133,31 @@ static void unwatched(const char *dir, struct bm_results *r)
 	default:
 		break;
 	}
-	snprintf(why, sizeof(why), "no meta.json: bootmark has not seen this boot end (it still "
+	snprintf(why, sizeof(why), "%s: bootmark has not seen this boot end (it still "
 		 "runs, or was killed or crashed while QEMU ran); the logs alone read %s",
-		 bm_status_name(r->status));
+		 meta == -EBADMSG ? "meta.json is not one bootmark wrote (no watchdog verdict)" :
+		 "no meta.json", bm_status_name(r->status));
 	r->status = BM_ST_INFRA_ERROR;
 	snprintf(r->status_why, sizeof(r->status_why), "%s", why);
 }
 
 int bm_boot_read(const char *dir, const char *run, struct bm_results *r)
 {
+	return bm_boot_read_strict(dir, run, 0, r);
+}
+
+int bm_boot_read_strict(const char *dir, const char *run, int fail_on_warning,
+			struct bm_results *r)
+{
 	struct meta_facts m;
 	struct bm_console con;
-	int rc, have_meta;
+	int rc, meta, have_meta;
 
-	have_meta = !read_meta(dir, &m);
+	meta = read_meta(dir, &m);
+	have_meta = !meta;
+	if (meta == -EBADMSG)
+		bm_msg("%s/meta.json is not one bootmark wrote (no watchdog verdict): the boot "
+		       "is judged by its logs alone", dir);
 	rc = bm_boot_load(dir, run ? run : "", r, &con);
 	if (rc == -ENOENT && have_meta) {
 		/* QEMU never wrote a log: the verdict is the host's alone */
@@ -155,11 +167,12 @@ int bm_boot_read(const char *dir, const char *run, struct bm_results *r)
 	if (rc)
 		return rc;
 	if (!have_meta) {
+		con.fail_on_warning = fail_on_warning;
 		bm_classify(r, &con, BM_WATCH_NONE, NULL);
-		unwatched(dir, r);
+		unwatched(dir, meta, r);
 		return 0;
 	}
-	con.fail_on_warning = m.fail_on_warning;
+	con.fail_on_warning = m.fail_on_warning || fail_on_warning;
 	bm_classify_boot(r, &con, &m.f);
 	return 0;
 }

@@ -26,6 +26,7 @@
 #include "hostmode.h"
 #include "log.h"
 #include "profile.h"
+#include "version.h"
 
 static void usage(FILE *f)
 {
@@ -35,7 +36,8 @@ static void usage(FILE *f)
 		   "       bootmark-runner --host DIR --workload NAME [--table] [key=value ...]\n"
 		   "       bootmark-runner --examples\n"
 		   "       bootmark-runner --traced\n"
-		   "       bootmark-runner --help\n\n"
+		   "       bootmark-runner --help\n"
+		   "       bootmark-runner --version\n\n"
 		   "Options come from " RUNNER_CONF_PATH " (\"key = value\") and are\n"
 		   "overridden by " RUNNER_CMDLINE_PREFIX "<key>=<value> words on the kernel "
 		   "command line:\n\n");
@@ -395,6 +397,10 @@ int main(int argc, char **argv)
 	b.times.runner = t_start;
 	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		usage(stdout);
+		return 0;
+	}
+	if (argc == 2 && !strcmp(argv[1], "--version")) {
+		printf(BM_VERSION_LINE("bootmark-runner"), BM_PROTO_VERSION);
 		return 0;
 	}
 	if (argc > 1 && !strcmp(argv[1], "--host"))
