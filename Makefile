@@ -456,6 +456,7 @@ CHECK_PHASE3 := check-e2e check-ci check-ci-confirm check-disk check-buses check
 CHECK_PARTS := $(CHECK_PHASE1) $(CHECK_PHASE2) $(CHECK_PHASE3)
 CHECK_MAKE = CHECK_LOG=$(abspath $(O))/check.log $(MAKE) --no-print-directory
 check:
+	$(Q)sh host/install-deps.sh check
 	$(Q)mkdir -p $(O) && : > $(O)/check.log
 	$(Q)t0=$$(date +%s); rc=0; \
 		$(CHECK_MAKE) -k -j$(CHECK_JOBS) -Otarget $(CHECK_PHASE1) || rc=1; \
@@ -504,7 +505,7 @@ bench: all $(O)/bm-trivial-init $(HISTORY_GEN)
 	$(Q)BM=$(O)/bootmark RUNNER=$(O)/bootmark-runner BUILD=$(O) sh tests/bench.sh
 
 deps:
-	$(Q)sh host/install-deps.sh
+	$(Q)sh host/install-deps.sh check
 
 clean:
 	rm -rf $(O)

@@ -8,7 +8,13 @@
 # script then exits 111 after installing the rest.
 # Installing gawk (for make check-bench's awk test) does not change what `awk` is:
 # the awk alternative is put back to what it was.
-# Usage: sh host/install-deps.sh [ci]   (ci: also make check-ci's tools)
+# Two groups (issue 46: a workstation that runs bootmark is not a test lab):
+#   run    (the default) what make, make run and bootmark run in QEMU need: the rows
+#          with an empty LOST, and the few optional ones a run uses (RUN_OPTIONAL)
+#   check  everything: make check's and make bench's tools too (make check and
+#          make deps ask for it; .ci/run too)
+#   ci     check, and make check-ci's tools
+# Usage: sh host/install-deps.sh [run|check|ci]
 # Exit: 0 every required package is there (optional ones may be missing), 111 a
 # required one is missing or apt-get failed, 100 an unknown group.
 set -eu
@@ -71,7 +77,12 @@ make-bcache|bcache-tools|make check-disk's bcache decoy
 sgdisk|gdisk|make check-disk's zapped GPT over an intact partition, and check-unit's (runner_diskmark_test)
 mkfs.btrfs|btrfs-progs|make check-disk's btrfs labelled bootmark
 /usr/lib/python3/dist-packages/scipy/__init__.py|python3-scipy|make check-stats (compare's Welch and Mann-Whitney p against scipy)
-/usr/lib/python3/dist-packages/statsmodels/__init__.py|python3-statsmodels|make check-stats (compare's Benjamini-Hochberg q-values against statsmodels)"
+/usr/lib/python3/dist-packages/statsmodels/__init__.py|python3-statsmodels|make check-stats (compare's Benjamini-Hochberg q-values against statsmodels)
+chromium|chromium|make check-report and check-history-report (the HTML pages rendered by a headless browser)"
+
+# Optional packages of the run group: a run uses them (client.txt in the image and
+# host mode's default loadfile; the seeds' jfs and reiserfs), make run works without.
+RUN_OPTIONAL="dbench jfsutils reiserfsprogs"
 
 # Only with "ci" on the command line (make check-ci asks for it): the opt-in CI job
 # test's tools, about 100 packages that neither make check nor make run needs.
@@ -79,11 +90,15 @@ ci_table="node|nodejs|make check-ci (the GitLab job under gitlab-ci-local, the G
 npm|npm|make check-ci (gitlab-ci-local and @action-validator/cli come from the npm registry)
 rsync|rsync|make check-ci (gitlab-ci-local copies the project with rsync)
 g++|g++|make check-ci (npm compiles gitlab-ci-local's re2 module with node-gyp)"
+want=run
 for group in "$@"; do
 	case $group in
-	ci) table="$table
+	run) ;;
+	check) want=check ;;
+	ci) want=check table="$table
 $ci_table" ;;
-	*) echo "bootmark: install-deps: unknown group '$group' (known: ci)" >&2; exit 100 ;;
+	*) echo "bootmark: install-deps: unknown group '$group' (known: run, check, ci)" >&2
+		exit 100 ;;
 	esac
 done
 
@@ -113,6 +128,10 @@ $line
 EOF
 	have "$what" && continue
 	case " $missing " in *" $pkg "*) continue ;; esac
+	# the run group: the required rows and RUN_OPTIONAL
+	if [ "$want" = run ] && [ -n "$lost" ]; then
+		case " $RUN_OPTIONAL " in *" $pkg "*) ;; *) continue ;; esac
+	fi
 	missing="$missing $pkg"
 done
 unset IFS
@@ -123,7 +142,7 @@ lost_of() {  # lost_of PKG: the LOST column of PKG ("" = required)
 }
 
 if [ "$(id -u)" -ne 0 ]; then
-	echo "bootmark: missing packages:$missing (run as root: sh host/install-deps.sh)" >&2
+	echo "bootmark: missing packages:$missing (run as root: sh host/install-deps.sh $want)" >&2
 	for pkg in $missing; do
 		[ -n "$(lost_of "$pkg")" ] || exit 111
 	done

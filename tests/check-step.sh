@@ -9,7 +9,7 @@
 # "# SUMMARY ..." lines (the doc check's counts).
 # Usage: sh tests/check-step.sh NAME CMD [ARG...]
 #        sh tests/check-step.sh --summary LOG
-# Exit: 0 passed or skipped, CMD's status when it failed.
+# Exit: 0 passed or skipped, CMD's status when it failed (1 for a skip under CI=true).
 
 summary() {
 	[ -r "$1" ] || { echo "check: no parts ran"; return 0; }
@@ -42,6 +42,16 @@ case $rc in
 	echo "$name: skipped: $why" ;;
 *) outcome=fail why="exit $rc" ;;
 esac
+# Under CI=true a part that skips for a tool is a failure: make check installed the
+# check group first (host/install-deps.sh check), so a missing tool is a defect.
+# What a release cannot have, and a mirror that cannot be reached, stay skips
+# (CHECK_SKIP_OK, an extended regular expression over the reason).
+if [ "$outcome" = skip ] && [ "${CI:-}" = true ] &&
+	! printf '%s\n' "$why" | grep -Eq "${CHECK_SKIP_OK:-cannot fetch|mirror|has no package}"; then
+	outcome=fail why="skipped under CI=true: $why (host/install-deps.sh check installs what make check runs)"
+	echo "$name: $why"
+	rc=1
+fi
 if [ -n "${CHECK_LOG:-}" ]; then
 	echo "$outcome $name $why" >> "$CHECK_LOG"
 	sed -n "s/^# SUMMARY */note $name /p" "$tmp" >> "$CHECK_LOG"

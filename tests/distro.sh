@@ -4,8 +4,8 @@
 # release gets it.  A minbase chroot (debootstrap --variant=minbase, the mirror of the
 # host's apt sources; the tarball is cached in <bootmark cache>/distro/), the tracked
 # files copied in, then inside it, as the README says:
-#   sh host/install-deps.sh     every package the release has; the optional ones it
-#                               lacks named (Debian 13: lava-common)
+#   sh host/install-deps.sh     the run group: at most 160 packages; the optional ones
+#                               the release lacks named (Debian 13: lava-common)
 #   make -j2                    the static musl runner on the release's libaio
 #   make check-unit check-bench the unit tests (the release's gcc and clang), the
 #                               scripts under its dash, mawk and gawk
@@ -144,11 +144,19 @@ in_root() {
 }
 fail_log() { tail -n 30 "$logs/$1.log" | sed 's/^/#   /'; }
 
+# the run group first, alone: what make run installs on a fresh system (issue 46: at
+# most 160 packages); the check group after make run
+npkg() { chroot "$root" dpkg-query -f '.\n' -W 2>/dev/null | wc -l; }
+n0=$(npkg)
 t=$(now)
 in_root install 1800 "sh host/install-deps.sh"
 rc=$?
 took install-deps "$t"
-check "install-deps: exit 0 (every required package there)" "[ $rc -eq 0 ]" || fail_log install
+n1=$(npkg)
+check "install-deps (the run group): exit 0, every required package there" "[ $rc -eq 0 ]" ||
+	fail_log install
+check "the run group installs at most 160 packages ($((n1 - n0)): $n0 -> $n1)" \
+	"[ $((n1 - n0)) -le 160 ]"
 lacks=$(sed -n 's/^bootmark: .* has no package \([^:,]*\).*/\1/p' "$logs/install.log" | tr '\n' ' ')
 echo "# $dist lacks: ${lacks:-nothing}"
 grep '^bootmark: .* has no package' "$logs/install.log" | sed 's/^/#   /'
@@ -160,6 +168,26 @@ took make "$t"
 check "make -j2: the runner, the host tool and the image" "[ $rc -eq 0 ] && [ -x $root/root/bootmark/build/bootmark-runner ]" ||
 	fail_log build
 echo "#   $(grep 'UAPI' "$logs/build.log")"
+
+t=$(now)
+in_root run 3600 "make run OUT=build/runs/distro"
+rc=$?
+took "make run" "$t"
+meta=$root/root/bootmark/build/runs/distro/$kernel/meta.json
+short=${kernel%-amd64}
+check "make run: exit 0, the table printed (ext4 and xfs rows of $short, 1 of 1 boot completed)" \
+	"[ $rc -eq 0 ] && grep -q '^EXT4 $short ' $logs/run.log && grep -q '^XFS $short ' $logs/run.log && grep -q '^1 of 1 boot(s) completed' $logs/run.log" ||
+	fail_log run
+
+t=$(now)
+in_root install2 1800 "sh host/install-deps.sh check"
+rc=$?
+took "install-deps check" "$t"
+check "install-deps check (make check's and make bench's tools): exit 0" "[ $rc -eq 0 ]" ||
+	fail_log install2
+lacks="$lacks$(sed -n 's/^bootmark: .* has no package \([^:,]*\).*/\1/p' "$logs/install2.log" | tr '\n' ' ')"
+echo "# $dist lacks, with the check group: ${lacks:-nothing}"
+grep '^bootmark: .* has no package' "$logs/install2.log" | sed 's/^/#   /'
 
 t=$(now)
 in_root unit 3600 "make -j2 check-unit"
@@ -183,24 +211,15 @@ check "vmlinuz sha256 as on the host ($dist $sha, host $host_sha)" "[ -n '$sha' 
 ver=$(sed -n 's/^version //p' "$root/root/.cache/bootmark/kernels/$kernel/package" 2>/dev/null)
 check "the same package version as the host's ($ver, host $host_ver)" "[ -n '$ver' ] && [ '$ver' = '$host_ver' ]"
 
+check "meta.json: completed, kernel_package_version $ver, an archive" \
+	"grep -q '\"status\": \"completed\"' $meta && grep -q '\"kernel_package_version\": \"$ver\"' $meta && grep -q '\"kernel_package_archive\": \"[a-z]' $meta"
+
 t=$(now)
 in_root kernels 900 "make check-kernels"
 rc=$?
 took check-kernels "$t"
 check "make check-kernels (bootmark's apt under $dist's apt: lists, signatures, a suite that fails)" \
 	"[ $rc -eq 0 ]" || fail_log kernels
-
-t=$(now)
-in_root run 3600 "make run OUT=build/runs/distro"
-rc=$?
-took "make run" "$t"
-meta=$root/root/bootmark/build/runs/distro/$kernel/meta.json
-short=${kernel%-amd64}
-check "make run: exit 0, the table printed (ext4 and xfs rows of $short, 1 of 1 boot completed)" \
-	"[ $rc -eq 0 ] && grep -q '^EXT4 $short ' $logs/run.log && grep -q '^XFS $short ' $logs/run.log && grep -q '^1 of 1 boot(s) completed' $logs/run.log" ||
-	fail_log run
-check "meta.json: completed, kernel_package_version $ver, an archive" \
-	"grep -q '\"status\": \"completed\"' $meta && grep -q '\"kernel_package_version\": \"$ver\"' $meta && grep -q '\"kernel_package_archive\": \"[a-z]' $meta"
 
 case " $lacks " in
 *" lava-common "*)
