@@ -236,6 +236,17 @@ if want trip46; then
 	rc=$?
 	check "compare on a bootmark ci folder points at its run/ (exit $rc)" \
 		'[ $rc -eq 100 ] && has "$out/t46.ci" "bootmark ci folder, its boots are in $out/t46/ci/run"'
+	printf 'deb:6.1.0-53-amd64\ndeb:6.1.0-53-amd64 quiet\n' >"$out/t46.cands"
+	$BM bisect --candidates "$out/t46.cands" --metric dd.dd999r.real --suite bisect --fs ext4 \
+		--out "$out/t46.bis" >"$out/t46.bis.log" 2>&1
+	rc=$?
+	check "bisect --metric of a test the suite does not run: exit 100 (got $rc), the suite's tests named, no --out" \
+		'[ $rc -eq 100 ] && [ ! -e "$out/t46.bis" ] && has "$out/t46.bis.log" "runs no test .dd999r. .*dd64r"'
+	$BM history add --db "$out/t46.db" "$here/data/capture" >"$out/t46.add" 2>&1
+	$BM history series --db "$out/t46.db" --metric dd.nosuch.real >"$out/t46.ser" 2>&1
+	rc=$?
+	check "history series --metric of no stored metric: exit 100 (got $rc), the workload's named" \
+		'[ $rc -eq 100 ] && has "$out/t46.ser" "holds no metric dd.nosuch.real"'
 	v=$($BM --version)
 	check "bootmark --version: $v" 'echo "$v" | grep -q "^bootmark [0-9][0-9.]* (records @@B1, protocol 1)$"'
 fi

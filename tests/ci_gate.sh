@@ -141,11 +141,13 @@ fi
 check "A/A: the GitLab job passes (gitlab-ci-local exit $(cat "$out/aa.rc"))" \
 	"[ $(cat "$out/aa.rc") -eq 0 ] && grep -q 'bootmark-ci: exit 0' $out/aa.log"
 check "A/A: ci.json says exit 0, the gate passed" "[ '$(jexit "$out/aa")' = 0 ]"
-for f in run compare.txt compare.json report.html junit.xml tap.txt ci.json; do
+for f in run compare.txt compare.json report.html junit.xml tap.txt kcidb.json ci.json; do
 	[ -e "$out/aa/$f" ] || missing="${missing:-} $f"
 done
-check "A/A: the artifact folder holds run/, compare.txt/json, report.html, JUnit, TAP, ci.json${missing:+ (missing:$missing)}" \
+check "A/A: the artifact folder holds run/, compare.txt/json, report.html, JUnit, TAP, KCIDB, ci.json${missing:+ (missing:$missing)}" \
 	"[ -z '${missing:-}' ]"
+check "A/A: kcidb.json is a KCIDB v5 document of run/'s boots (tests/kcidb_check.py)" \
+	"$py tests/kcidb_check.py $out/aa/kcidb.json $out/aa/run >$out/aa.kcidb 2>&1"
 check "A/A: 3 boots of each kernel (--repeat auto, at most 3)" \
 	"[ \$(ls -d $out/aa/run/*.b* | wc -l) -eq 6 ]"
 check "A/A: junit.xml is well-formed XML with the gate as a test case" \

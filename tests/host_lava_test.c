@@ -44,6 +44,13 @@ static void check_bad(void)
 		{ "no kernel URL", F(kernel_url), "", "--kernel-url is required" },
 		{ "no scheme", F(initrd_url), "lab/initrd", "--initrd-url lab/initrd: not a URL" },
 		{ "space in URL", F(initrd_url), "http://lab/a b", "--initrd-url: a URL holds" },
+		/* issue 46: a word of letters ran past its end (strchr finds the NUL) */
+		{ "a word, no scheme", F(kernel_url), "notaurl", "--kernel-url notaurl: not a URL LAVA" },
+		{ "ftp", F(kernel_url), "ftp://x/k", "--kernel-url ftp://x/k: not a URL LAVA" },
+		{ "no path", F(kernel_url), "http://x", "--kernel-url http://x: no host and path" },
+		{ "file, not absolute", F(kernel_url), "file://k", "--kernel-url file://k: no absolute" },
+		{ "quote in URL", F(kernel_url), "http://x/a'b", "--kernel-url: a URL holds" },
+		{ "quote in append", F(append), "a'b", "--append: printable words without quotes" },
 		{ "no device type", F(device_type), "", "--device-type is required" },
 		{ "device type with /", F(device_type), "x/86", "--device-type x/86:" },
 		{ "two suites", F(suite), "smoke,seeds", "--suite smoke,seeds:" },

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bisect_boot.h"
+#include "wldesc.h"
 #include "bisect_run.h"
 #include "bootdirs.h"
 #include "compare.h"
@@ -40,12 +41,45 @@ int bm_bmetric_parse(struct bm_bmetric *m, const char *spec, const char *fs)
 int bm_bmetric_check_suite(const struct bm_bmetric *m, const struct bm_suite *s,
 			   const char *metric)
 {
+	const struct bm_wl_desc *d = bm_wl_desc_find(m->wl);
+	char err[256], labels[512] = "";
+	size_t at = 0;
 	unsigned i;
+	int wl = 0;
 
-	for (i = 0; i < s->njobs; i++)
-		if (!strcmp(s->job[i].wl, m->wl))
-			return 0;
-	bm_msg("suite '%s' does not run workload '%s' of --metric %s", s->name, m->wl, metric);
+	/* the test labels the suite's jobs of that workload produce: a --metric
+	 * naming another would boot every kernel for a value none gives */
+	for (i = 0; d && i < s->njobs; i++) {
+		void *o = NULL;
+		int k, n;
+
+		if (strcmp(s->job[i].wl, m->wl))
+			continue;
+		wl = 1;
+		if (bm_wl_job_opts(d, s->job[i].args, &o, err, sizeof(err)))
+			continue;       /* the suite's own check reports it */
+		n = d->ntests(o);
+		for (k = 0; k < n; k++) {
+			struct bm_result r;
+
+			memset(&r, 0, sizeof(r));
+			d->describe(o, k, &r);
+			if (!strcmp(r.test, m->test)) {
+				free(o);
+				return 0;
+			}
+			if (at < sizeof(labels))
+				at += (size_t)snprintf(labels + at, sizeof(labels) - at, "%s%s",
+						       at ? ", " : "", r.test);
+		}
+		free(o);
+	}
+	if (!wl)
+		bm_msg("suite '%s' does not run workload '%s' of --metric %s", s->name, m->wl,
+		       metric);
+	else
+		bm_msg("suite '%s' runs no test '%s' of --metric %s (its %s tests: %s)", s->name,
+		       m->test, metric, m->wl, labels[0] ? labels : "none");
 	return -EINVAL;
 }
 

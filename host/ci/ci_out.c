@@ -21,6 +21,7 @@
 #include "html_report.h"
 #include "json.h"
 #include "junit.h"
+#include "kcidb.h"
 #include "schema.h"
 #include "util.h"
 
@@ -198,7 +199,9 @@ static int labels(struct bm_ci *ci)
 	return 0;
 }
 
-typedef void (*writer)(FILE *f, const void *arg);
+/* 0, or -errno when the writer itself failed (the stream's errors are seen
+ * by write_out()) */
+typedef int (*writer)(FILE *f, const void *arg);
 
 /* A file of OUT, written whole and renamed into place. */
 static int write_out(const struct bm_ci *ci, const char *name, writer w, const void *arg)
@@ -212,8 +215,8 @@ static int write_out(const struct bm_ci *ci, const char *name, writer w, const v
 		return -ENAMETOOLONG;
 	if (!(f = open_memstream(&buf, &len)))
 		return -ENOMEM;
-	w(f, arg);
-	if (ferror(f))
+	rc = w(f, arg);
+	if (!rc && ferror(f))
 		rc = -EIO;
 	if (fclose(f) && !rc)
 		rc = -ENOMEM;
@@ -231,9 +234,10 @@ struct outs {
 	const struct bm_gate *g;
 	struct bm_ci_boot *boots;   /* the job's own boots (OUT/run) */
 	size_t nboots;
+	const struct dirlist *all;  /* their folders */
 };
 
-static void w_text(FILE *f, const void *arg)
+static int w_text(FILE *f, const void *arg)
 {
 	const struct outs *o = arg;
 	struct bm_compare_opts co = { .fmt = BM_CMP_TEXT, .rules = o->c->rules };
@@ -241,19 +245,22 @@ static void w_text(FILE *f, const void *arg)
 	bm_cmp_print(f, o->c, &co);
 	fputc('\n', f);
 	bm_gate_print(f, o->c, o->g);
+	return 0;
 }
 
-static void w_json(FILE *f, const void *arg)
+static int w_json(FILE *f, const void *arg)
 {
 	const struct outs *o = arg;
 	struct bm_compare_opts co = { .fmt = BM_CMP_JSON, .rules = o->c->rules };
 
 	bm_cmp_print(f, o->c, &co);
+	return 0;
 }
 
-static void w_html(FILE *f, const void *arg)
+static int w_html(FILE *f, const void *arg)
 {
 	bm_html_report(f, ((const struct outs *)arg)->c);
+	return 0;
 }
 
 /* The gate as one more test case: a CI page lists it with the boots'. */
@@ -283,7 +290,7 @@ static void gate_case(FILE *f, const struct outs *o)
 	fputs("    </testcase>\n  </testsuite>\n", f);
 }
 
-static void w_junit(FILE *f, const void *arg)
+static int w_junit(FILE *f, const void *arg)
 {
 	const struct outs *o = arg;
 	char *buf = NULL, *body, *end;
@@ -311,9 +318,10 @@ static void w_junit(FILE *f, const void *arg)
 	gate_case(f, o);
 	fputs("</testsuites>\n", f);
 	free(buf);
+	return 0;
 }
 
-static void w_tap(FILE *f, const void *arg)
+static int w_tap(FILE *f, const void *arg)
 {
 	const struct outs *o = arg;
 	char *buf = NULL, *rest = "", t[256], d[256];
@@ -337,9 +345,10 @@ static void w_tap(FILE *f, const void *arg)
 			fprintf(f, "# %s: %s\n", t, bm_cmp_delta(d, sizeof(d), o->c->entries[i].head));
 		}
 	free(buf);
+	return 0;
 }
 
-static void w_ci(FILE *f, const void *arg)
+static int w_ci(FILE *f, const void *arg)
 {
 	static const char *const kinds[] = { "spec", "rev", "results" };
 	const struct outs *o = arg;
@@ -371,6 +380,39 @@ static void w_ci(FILE *f, const void *arg)
 	bm_gate_json(&j, o->c, o->g);
 	bm_json_obj_end(&j);
 	fputc('\n', f);
+	return 0;
+}
+
+/* The job's boots as one KCIDB document (KernelCI's common database), as
+ * `bootmark export --format kcidb OUT/run` writes it; planned tests that
+ * never ran are named from the suites beside the binary. */
+static int w_kcidb(FILE *f, const void *arg)
+{
+	const struct outs *o = arg;
+	struct bm_kcidb *kc = calloc(1, sizeof(*kc));
+	char exe[PATH_MAX], configs[PATH_MAX + 16] = "";
+	size_t i;
+	int rc = kc ? 0 : -ENOMEM;
+
+	if (!kc)
+		return rc;
+	if (!bm_exe_dir(exe, sizeof(exe)))
+		snprintf(configs, sizeof(configs), "%s/../configs", exe);
+	bm_kcidb_init(kc, BM_KCIDB_ORIGIN, configs);
+	for (i = 0; !rc && i < o->all->n; i++) {
+		const char *dir = o->all->v[i];
+		struct bm_results r;
+
+		if (bm_boot_read(dir, "", &r))
+			bm_results_empty(&r, "");
+		rc = bm_kcidb_add(kc, dir, strrchr(dir, '/') ? strrchr(dir, '/') + 1 : dir, &r);
+		bm_results_free(&r);
+	}
+	if (!rc)
+		rc = bm_kcidb_write(kc, f);
+	bm_kcidb_free(kc);
+	free(kc);
+	return rc;
 }
 
 /* The job's boots as JUnit and TAP see them. */
@@ -440,7 +482,7 @@ int bm_ci_outputs(struct bm_ci *ci, struct bm_gate *g)
 {
 	struct dirlist all = { 0 };
 	struct bm_results *res = NULL;
-	struct outs o = { .ci = ci, .g = g };
+	struct outs o = { .ci = ci, .g = g, .all = &all };
 	struct bm_cmp c;
 	size_t i;
 	int rc;
@@ -461,13 +503,14 @@ int bm_ci_outputs(struct bm_ci *ci, struct bm_gate *g)
 	rc = rc ? rc : write_out(ci, "report.html", w_html, &o);
 	rc = rc ? rc : write_out(ci, "junit.xml", w_junit, &o);
 	rc = rc ? rc : write_out(ci, "tap.txt", w_tap, &o);
+	rc = rc ? rc : write_out(ci, "kcidb.json", w_kcidb, &o);
 	rc = rc ? rc : write_out(ci, "ci.json", w_ci, &o);
 	printf("\nci: baseline %s (%s), candidate %s (%s)\n", ci->base_label,
 	       ci->base_kind == BM_CI_BASE_RESULTS ? ci->o.baseline_results : ci->base_spec,
 	       ci->cand_label, ci->cand_spec);
 	bm_gate_print(stdout, &c, g);
 	printf("ci: %s: run/%s, compare.txt, compare.json, report.html, junit.xml, tap.txt, "
-	       "ci.json; exit %d\n", ci->o.out, ci->nconfirm ? " and confirm-*/" : "",
+	       "kcidb.json, ci.json; exit %d\n", ci->o.out, ci->nconfirm ? " and confirm-*/" : "",
 	       bm_ci_exit(ci, g));
 out_free:
 	for (i = 0; res && i < o.nboots; i++) {

@@ -257,10 +257,31 @@ static int cmd_series(struct hist_opts *o)
 	}
 	if ((rc = load(o, 0, &h, &d)))
 		return exit_of(rc);
+	if (!d.nseries) {
+		/* an empty answer says why: a metric the history never stored is bad
+		 * input; one it has, that the filters or the boots' classes left out,
+		 * is an empty series */
+		char have[320];
+		int known = bm_hist_metric_known(&h, o->metric, have, sizeof(have));
+
+		if (known == 0) {
+			bm_msg("%s holds no metric %s%s%s", o->db, o->metric,
+			       have[0] ? "; of that workload it has " : " (nor any of its workload)",
+			       have);
+			rc = BM_EXIT_USAGE;
+			goto out_free;
+		}
+		if (known < 0) {
+			rc = BM_EXIT_SYSTEM;
+			goto out_free;
+		}
+	}
 	bm_hist_print_series(stdout, &d, fmt_of(o));
+	rc = BM_EXIT_OK;
+out_free:
 	bm_hist_data_free(&d);
 	bm_hist_close(&h);
-	return BM_EXIT_OK;
+	return rc;
 }
 
 /* Loads, searches and reads the stored bisect verdicts. */

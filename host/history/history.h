@@ -320,6 +320,16 @@ int bm_hist_html(FILE *f, const struct bm_hist_data *d, const struct bm_hist_cha
 
 /* --- history bisect (history_bisect.c) ---------------------------------- */
 
+/* 1 when the history stores metric (WORKLOAD.TEST.METRIC) from any boot, 0
+ * when not (same_wl then lists the metrics it has of that workload, for the
+ * message), -EIO. */
+int bm_hist_metric_known(struct bm_hist *h, const char *metric, char *same_wl, size_t len);
+
+/* bootmark run's (and bisect's) options that boot as a series' method did
+ * ("qemu-tcg-icount": --accel tcg --icount 1), or NULL: not a QEMU boot of
+ * bootmark's. */
+const char *const *bm_hist_method_args(const char *method);
+
 struct bm_hist_bisect_opts {
 	const char *change;        /* an id (or a unique prefix) from history changes */
 	const char *out;           /* bootmark bisect --out; "" = default */

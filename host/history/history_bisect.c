@@ -324,10 +324,32 @@ static int store(struct bm_hist *h, const struct bm_hist_data *d, const struct b
 	return rc;
 }
 
+/* The series' suite where bootmark bisect will look for it: the tree's
+ * configs, or a --configs DIR passed on after --.  A suite of another
+ * folder is named here rather than by a bisect that fails (100) after the
+ * list is written. */
+static int suite_reachable(const char *suite, const struct bm_hist_bisect_opts *o)
+{
+	char exe[PATH_MAX], path[PATH_MAX];
+	int i;
+
+	for (i = 0; i < o->nextra; i++)
+		if (!strcmp(o->extra[i], "--configs") || !strncmp(o->extra[i], "--configs=", 10))
+			return 1;
+	if (bm_exe_dir(exe, sizeof(exe)) ||
+	    bm_path(path, sizeof(path), "%s/../configs/suites/%s", exe, suite) || bm_is_file(path))
+		return 1;
+	bm_msg("the series' suite %s is not in %s/../configs/suites: give the folder it came "
+	       "from after --, as history bisect CHANGE -- --configs DIR%s", suite, exe,
+	       o->dry_run ? " (the command below needs it)" : "");
+	return 0;
+}
+
 /* bootmark bisect on the list; its exit code, or 111. */
 static int run_bisect(struct bm_hist *h, const struct bm_hist_data *d,
 		      const struct bm_hist_change *c, const struct bm_hist_bisect_opts *o,
-		      const char *metric, const char *fs, const char *suite, double min_change)
+		      const char *metric, const char *fs, const char *suite, double min_change,
+		      const char *const *m)
 {
 	char out[PATH_MAX], list[PATH_MAX + 16], exe[PATH_MAX], thr[40], *text = NULL;
 	char *argv[MAX_ARGV];
@@ -367,6 +389,9 @@ static int run_bisect(struct bm_hist *h, const struct bm_hist_data *d,
 	argv[n++] = thr;
 	argv[n++] = "--out";
 	argv[n++] = out;
+	/* booted as the series was: the printed command is the one that runs */
+	for (i = 0; m && m[i]; i++)
+		argv[n++] = (char *)m[i];
 	for (i = 0; i < o->nextra && n < MAX_ARGV - 1; i++)
 		argv[n++] = o->extra[i];
 	argv[n] = NULL;
@@ -407,6 +432,8 @@ int bm_hist_bisect(struct bm_hist *h, const struct bm_hist_data *d,
 		       x->id);
 		return BM_EXIT_USAGE;
 	}
+	if (!suite_reachable(s->suite, o) && !o->dry_run)
+		return BM_EXIT_USAGE;
 	return run_bisect(h, d, x, o, metric, d->profiles[s->profile].fs, s->suite,
-			  c->rules.min_change);
+			  c->rules.min_change, s->method ? bm_hist_method_args(s->method) : NULL);
 }

@@ -94,8 +94,7 @@ static int groups_of(const struct bm_hist_data *d, const unsigned char *want, st
 	return 0;
 }
 
-/* bootmark run's options for a method, or NULL: not a QEMU boot of bootmark's. */
-static const char *const *method_args(const char *method)
+const char *const *bm_hist_method_args(const char *method)
 {
 	static const char *const icount[] = { "--accel", "tcg", "--icount", "1", NULL };
 	static const char *const tcg[] = { "--accel", "tcg", NULL };
@@ -125,7 +124,7 @@ static int boot_one(struct bm_hist *h, const struct bm_hist_data *d, const struc
 		    const struct bm_hist_kernel *k, const char *dir,
 		    const struct bm_hist_confirm_opts *o)
 {
-	const char *const *m = method_args(s->method);
+	const char *const *m = bm_hist_method_args(s->method);
 	char exe[PATH_MAX], *argv[MAX_ARGV];
 	struct bm_hist_add_opts ao = { .release = k->name, .host = NULL, .quiet = 1 };
 	struct bm_hist_add_stats st = { 0 };
@@ -221,7 +220,7 @@ static int round_of(struct bm_hist *h, const struct bm_hist_data *d, struct grou
 
 			if (!g[i].want[p])
 				continue;
-			if (!k->spec[0] || !method_args(s->method) || strcmp(s->host, local)) {
+			if (!k->spec[0] || !bm_hist_method_args(s->method) || strcmp(s->host, local)) {
 				print_lab(log_of(o), d, s, k);
 				continue;
 			}

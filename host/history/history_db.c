@@ -323,3 +323,37 @@ int bm_hist_check_path(const char *path)
 	bm_hist_close(&h);
 	return rc;
 }
+
+int bm_hist_metric_known(struct bm_hist *h, const char *metric, char *same_wl, size_t len)
+{
+	const char *d1 = strchr(metric, '.'), *d2 = strrchr(metric, '.');
+	sqlite3_stmt *st;
+	size_t at = 0;
+	int rc, found = 0;
+
+	if (len)
+		same_wl[0] = '\0';
+	if (!d1 || d1 == d2)
+		return 0;
+	rc = sqlite3_prepare_v2(h->db, "SELECT DISTINCT test || '.' || name, "
+				"test = ?2 AND name = ?3 FROM metrics WHERE wl = ?1 ORDER BY 1",
+				-1, &st, NULL);
+	if (rc != SQLITE_OK)
+		return -EIO;
+	sqlite3_bind_text(st, 1, metric, (int)(d1 - metric), SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 2, d1 + 1, (int)(d2 - d1 - 1), SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 3, d2 + 1, -1, SQLITE_TRANSIENT);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		found |= sqlite3_column_int(st, 1);
+		if (at + 1 < len)
+			at += (size_t)snprintf(same_wl + at, len - at, "%s%.*s", at ? ", " : "",
+					       (int)(metric ? d1 - metric : 0), metric);
+		if (at + 1 < len)
+			at += (size_t)snprintf(same_wl + at, len - at, ".%s",
+					       (const char *)sqlite3_column_text(st, 0));
+	}
+	sqlite3_finalize(st);
+	if (at >= len && len > 4)
+		snprintf(same_wl + len - 5, 5, "...");
+	return rc == SQLITE_DONE ? found : -EIO;
+}

@@ -196,7 +196,8 @@ void bm_hist_print_series(FILE *f, const struct bm_hist_data *d, enum bm_hist_fm
 		bm_json_obj_end(&j);
 		fputc('\n', f);
 	} else if (fmt == BM_HIST_TEXT && !d->nseries) {
-		fprintf(f, "no series: no completed boot has such a metric\n");
+		fprintf(f, "no series: the history has the metric, but no completed boot of it "
+			   "matches the filters given (--fs, --host, --suite, --method)\n");
 	}
 out_free:
 	free(rows);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "lava.h"
 #include "opts.h"
@@ -43,23 +44,39 @@ static int printable(const char *s, int word)
 	return 1;
 }
 
-/* scheme://something, nothing a kernel, YAML or shell would split. */
+/*
+ * A URL LAVA's deploy actions download from, nothing a kernel, YAML or shell
+ * would split: http://, https://, scp:// with a host, file:/// with a path,
+ * downloads:// (lava_dispatcher/actions/deploy/download.py: HttpDownloadAction,
+ * ScpDownloadAction, FileDownloadAction, PreDownloadedAction).
+ */
 static int check_url(const char *name, const char *url, char *err, size_t errlen)
 {
-	const char *p = url;
+	static const char *const schemes[] = { "http", "https", "scp", "file", "downloads" };
+	const char *rest = strstr(url, "://");
+	size_t i, n = rest ? (size_t)(rest - url) : 0;
 
 	if (!*url)
 		return fail(err, errlen, "--%s is required (the URL LAVA downloads it from)", name);
-	if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')))
-		return fail(err, errlen, "--%s %s: not a URL (scheme://...)", name, url);
-	while ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-	       (*p >= '0' && *p <= '9') || strchr("+.-", *p))
-		p++;
-	if (strncmp(p, "://", 3) || !p[3])
-		return fail(err, errlen, "--%s %s: not a URL (scheme://...)", name, url);
-	if (!printable(url, 1))
+	if (!printable(url, 1) || strchr(url, '\''))
 		return fail(err, errlen, "--%s: a URL holds no spaces, quotes or control "
 			    "characters (escape them as %%20 ...)", name);
+	for (i = 0; rest && i < sizeof(schemes) / sizeof(schemes[0]); i++)
+		if (strlen(schemes[i]) == n && !strncasecmp(url, schemes[i], n))
+			break;
+	if (!rest || i == sizeof(schemes) / sizeof(schemes[0]))
+		return fail(err, errlen, "--%s %s: not a URL LAVA downloads from (http://, "
+			    "https://, scp://, file:///, downloads://)", name, url);
+	rest += 3;
+	/* a host, or file:'s absolute path, and something to fetch; downloads://
+	 * names a file LAVA fetched before */
+	if (!strncasecmp(url, "downloads", n) ? !rest[0] :
+	    !strncasecmp(url, "file", n) ? rest[0] != '/' || !rest[1] :
+	    !rest[0] || rest[0] == '/' || !strchr(rest, '/') || !strchr(rest, '/')[1])
+		return fail(err, errlen, "--%s %s: no %s", name, url,
+			    !strncasecmp(url, "downloads", n) ? "file name (downloads://NAME)" :
+			    !strncasecmp(url, "file", n) ? "absolute path (file:///PATH)" :
+			    "host and path (SCHEME://HOST/PATH)");
 	return 0;
 }
 
@@ -152,7 +169,7 @@ static int check_append(const char *a, char *err, size_t errlen)
 	static const char *const fixed[] = { "bootmark.lava=", "bootmark.results=", "console=" };
 	const char *w = a;
 
-	if (!printable(a, 0) || strchr(a, '"'))
+	if (!printable(a, 0) || strchr(a, '"') || strchr(a, '\''))
 		return fail(err, errlen, "--append: printable words without quotes expected");
 	while (*w) {
 		size_t n = strcspn(w, " ");
