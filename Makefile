@@ -405,8 +405,8 @@ check-docs: all
 # profile of --configs reach the guest (one QEMU boot), lava's disk selectors, a
 # failing KVM under --accel kvm (a QEMU that fails as it does), --metric with --boot,
 # switches given a value, what bad input leaves behind (tests/agree.sh)
-check-agree: all
-	$(Q)BM=$(O)/bootmark $(STEP) agree sh tests/agree.sh
+check-agree: all $(HISTORY_GEN)
+	$(Q)BM=$(O)/bootmark HISTORY_GEN=$(HISTORY_GEN) $(STEP) agree sh tests/agree.sh
 
 # An include from a layer above must fail to compile (docs/architecture.md, "Layers");
 # the tests' paths (every folder) must compile the same headers, so the test cannot

@@ -212,7 +212,10 @@ int bm_kvm_choose(const char *accel, const char *vmlinuz, const char *workdir,
 	}
 	/* a host without KVM at all is not a KVM that failed: say which */
 	if (absent) {
-		bm_msg("no KVM here (%s); using TCG", reason);
+		static int said;        /* once a process: every boot's meta.json has it */
+
+		if (!said++)
+			bm_msg("no KVM here (%s); using TCG", reason);
 		snprintf(why, whylen, "auto: no KVM here (%s); TCG", reason);
 		return 0;
 	}

@@ -213,6 +213,32 @@ void bm_gate_decide(const struct bm_cmp *c, enum bm_gate_mode m, struct bm_gate 
 	}
 }
 
+/* Headline rows as large as a change whose own p passes alpha but whose q
+ * over the family does not (issue 46: "+46%, p = 0.007" passing the gate
+ * reads as a bug unless it says why). */
+static void near_misses(FILE *f, const struct bm_cmp *c)
+{
+	char t[256], d[256];
+	size_t i, fam = 0, n = 0;
+
+	for (i = 0; i < c->nrows; i++)
+		fam += !isnan(c->rows[i].q);
+	for (i = 0; i < c->nrows; i++) {
+		const struct bm_cmp_row *r = &c->rows[i];
+
+		if (!r->headline || !r->kidx || !r->big || r->sig || isnan(r->p_welch) ||
+		    r->p_welch > c->rules.alpha || isnan(r->q))
+			continue;
+		if (n++ < 5)
+			fprintf(f, "  %s: %s: p passes alpha %g, q over the %zu rows compared "
+				"(Benjamini-Hochberg) does not: not a change\n",
+				bm_cmp_group_name(t, sizeof(t), r), bm_cmp_delta(d, sizeof(d), r),
+				c->rules.alpha, fam);
+	}
+	if (n > 5)
+		fprintf(f, "  ... and %zu more such rows\n", n - 5);
+}
+
 void bm_gate_print(FILE *f, const struct bm_cmp *c, const struct bm_gate *g)
 {
 	char t[256], d[256];
@@ -233,6 +259,7 @@ void bm_gate_print(FILE *f, const struct bm_cmp *c, const struct bm_gate *g)
 		fprintf(f, "  %s: %s %s\n", t, bm_cmp_delta(d, sizeof(d), e->head),
 			bm_cmp_verdict_word(e->head));
 	}
+	near_misses(f, c);
 	if (g->code == BM_EXIT_UNDECIDED) {
 		const struct bm_cmp_row *u[10];
 		size_t n = undecided(c, g->mode, u, 10);

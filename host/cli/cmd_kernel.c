@@ -130,8 +130,13 @@ int bm_cmd_kernel(int argc, char **argv)
 		return fetch(argv[2]);
 	if (argc >= 2 && !strcmp(argv[1], "build"))
 		return build(argc - 1, argv + 1);
-	if (argc == 2 && !strcmp(argv[1], "update"))
-		return bm_apt_update(1) ? BM_EXIT_SYSTEM : BM_EXIT_OK;
+	if (argc == 2 && !strcmp(argv[1], "update")) {
+		if (bm_apt_update(1))
+			return BM_EXIT_SYSTEM;
+		printf("kernel update: bootmark's Debian package lists are fresh (kernel list "
+		       "shows what they hold)\n");
+		return BM_EXIT_OK;
+	}
 	if (argc == 2 && !strcmp(argv[1], "list"))
 		return bm_kernel_list(stdout) ? BM_EXIT_SYSTEM : BM_EXIT_OK;
 	if (argc >= 3 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h"))) {
