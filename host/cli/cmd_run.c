@@ -77,8 +77,11 @@ static void run_usage(FILE *f)
 	};
 
 	bm_cli_usage(f, forms);
-	fprintf(f, "\nSPEC: RELEASE, deb:RELEASE or local:BZIMAGE[:MODULES_ROOT]\n"
-		   "Exit: 0 all boots completed, else the class of the first boot that did not\n"
+	fprintf(f, "\n--kernel SPEC, given once per kernel (at most %d; the first is the baseline\n"
+		   "of compare), is RELEASE, deb:RELEASE or local:BZIMAGE[:MODULES_ROOT], with\n"
+		   "the kernel's own command-line words after it (\"deb:6.1.0-53-amd64 quiet\";\n"
+		   "docs/cli.md, \"Kernel specs\")\n\n", MAX_KERNELS);
+	fprintf(f, "Exit: 0 all boots completed, else the class of the first boot that did not\n"
 		   "(10..22, see docs/exit-codes.md), 100 bad input, 111 system error; stopped by\n"
 		   "SIGINT, SIGTERM or SIGHUP: results written, then ended by that signal.\n\n"
 		   "options (--name VALUE or --name=VALUE):\n");
