@@ -69,14 +69,14 @@ void bm_help_wrap(FILE *f, const char *text, int col, int indent)
 }
 
 struct help_cols {
-	int name, def, range, meaning;  /* widths; meaning 0: below the row */
+	int name, def, range;   /* widths */
+	int head;               /* the meaning's column; 0: below the row */
 };
 
 static struct help_cols help_widths(const struct bm_opt *tab, const char *prefix)
 {
 	struct help_cols w = { 4, 7, 7, 0 };
 	char range[256];
-	int head;
 
 	for (const struct bm_opt *o = tab; o->name; o++) {
 		int d = o->def && *o->def ? (int)strlen(o->def) : 1;
@@ -88,18 +88,19 @@ static struct help_cols help_widths(const struct bm_opt *tab, const char *prefix
 		if ((int)strlen(range) <= HELP_RANGE_MAX)
 			w.range = max_int(w.range, (int)strlen(range));
 	}
-	head = 2 + w.name + 2 + 6 + 2 + w.def + 2 + w.range + 2;
-	w.meaning = BM_HELP_COLS - head >= HELP_MEANING_MIN ? BM_HELP_COLS - head : 0;
+	w.head = 2 + w.name + 2 + 6 + 2 + w.def + 2 + w.range + 2;
+	if (BM_HELP_COLS - w.head < HELP_MEANING_MIN)
+		w.head = 0;
 	return w;
 }
 
 /* The meaning and whatever did not fit its column, from column col. */
 static void help_tail(FILE *f, const struct bm_opt *o, const char *def, const char *range,
-		      int col, int indent)
+		      int indent)
 {
 	char extra[1024];
 
-	bm_help_wrap(f, o->help ? o->help : "", col, indent);
+	bm_help_wrap(f, o->help ? o->help : "", indent, indent);
 	if (def) {
 		snprintf(extra, sizeof(extra), "default: %s", def);
 		fprintf(f, "%*s", indent, "");
@@ -116,17 +117,15 @@ void bm_opts_help(const struct bm_opt *tab, const char *prefix, FILE *f)
 {
 	struct help_cols w;
 	char range[256];
-	int n, head;
-
-	/* on a command line ("--") a bool is a switch, on by being there and
-	 * refusing a value (host/cli/cli.c): "0|1" would invite --tap=1 */
-	int sw;
+	int n, sw, col;
 
 	prefix = prefix ? prefix : "";
+	/* on a command line ("--") a bool is a switch, on by being there and
+	 * refusing a value (host/cli/cli.c): "0|1" would invite --tap=1 */
 	sw = !strcmp(prefix, "--");
 	w = help_widths(tab, prefix);
 	n = (int)strlen(prefix);
-	head = 2 + w.name + 2 + 6 + 2 + w.def + 2 + w.range + 2;
+	col = w.head ? w.head : HELP_BELOW;
 	fprintf(f, "  %-*s  %-6s  %-*s  %-*s  %s\n", w.name, "name", "type", w.def, "default",
 		w.range, "range", "meaning");
 	for (const struct bm_opt *o = tab; o->name; o++) {
@@ -145,13 +144,10 @@ void bm_opts_help(const struct bm_opt *tab, const char *prefix, FILE *f)
 		fprintf(f, "  %s%-*s  %-6s  %-*s  %-*s", prefix, w.name - n, o->name,
 			type, w.def, def_out ? "(below)" : def, w.range,
 			range_out ? "(below)" : range);
-		if (w.meaning) {
-			fprintf(f, "  ");
-			help_tail(f, o, def_out ? def : NULL, range_out ? range : NULL, head, head);
-		} else {
+		if (w.head)
+			fputs("  ", f);
+		else
 			fprintf(f, "\n%*s", HELP_BELOW, "");
-			help_tail(f, o, def_out ? def : NULL, range_out ? range : NULL, HELP_BELOW,
-				  HELP_BELOW);
-		}
+		help_tail(f, o, def_out ? def : NULL, range_out ? range : NULL, col);
 	}
 }

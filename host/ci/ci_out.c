@@ -390,15 +390,12 @@ static int w_kcidb(FILE *f, const void *arg)
 {
 	const struct outs *o = arg;
 	struct bm_kcidb *kc = calloc(1, sizeof(*kc));
-	char exe[PATH_MAX], configs[PATH_MAX + 16] = "";
 	size_t i;
-	int rc = kc ? 0 : -ENOMEM;
+	int rc = 0;
 
 	if (!kc)
-		return rc;
-	if (!bm_exe_dir(exe, sizeof(exe)))
-		snprintf(configs, sizeof(configs), "%s/../configs", exe);
-	bm_kcidb_init(kc, BM_KCIDB_ORIGIN, configs);
+		return -ENOMEM;
+	bm_kcidb_init(kc, BM_KCIDB_ORIGIN, NULL);
 	for (i = 0; !rc && i < o->all->n; i++) {
 		const char *dir = o->all->v[i];
 		struct bm_results r;

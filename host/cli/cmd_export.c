@@ -147,14 +147,11 @@ static int export_kcidb(const struct export_opts *o, char **dirs, int nd)
 {
 	static struct bm_kcidb kc;
 	struct bm_seen seen = { 0 };
-	char exe[PATH_MAX], configs[PATH_MAX + 16] = "";
 	FILE *f;
 	int i, rc = 0;
 
 	/* the tree's suites name the planned tests that never ran */
-	if (!bm_exe_dir(exe, sizeof(exe)))
-		snprintf(configs, sizeof(configs), "%s/../configs", exe);
-	bm_kcidb_init(&kc, o->origin[0] ? o->origin : BM_KCIDB_ORIGIN, configs);
+	bm_kcidb_init(&kc, o->origin[0] ? o->origin : BM_KCIDB_ORIGIN, NULL);
 	for (i = 0; i < nd && !rc; i++)
 		rc = export_dir(NULL, &kc, dirs[i], &seen);
 	bm_seen_free(&seen);

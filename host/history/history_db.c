@@ -347,7 +347,7 @@ int bm_hist_metric_known(struct bm_hist *h, const char *metric, char *same_wl, s
 		found |= sqlite3_column_int(st, 1);
 		if (at + 1 < len)
 			at += (size_t)snprintf(same_wl + at, len - at, "%s%.*s", at ? ", " : "",
-					       (int)(metric ? d1 - metric : 0), metric);
+					       (int)(d1 - metric), metric);
 		if (at + 1 < len)
 			at += (size_t)snprintf(same_wl + at, len - at, ".%s",
 					       (const char *)sqlite3_column_text(st, 0));

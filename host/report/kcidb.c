@@ -5,6 +5,7 @@
  * are written by host/report/kcidb_tests.c.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include "kcidb_int.h"
 #include "profile.h"
 #include "schema.h"
+#include "util.h"
 
 #define META_MAX (1 << 20)
 
@@ -101,9 +103,15 @@ const char *bm_kcidb_error_status(const char *cls)
 
 void bm_kcidb_init(struct bm_kcidb *k, const char *origin, const char *configs)
 {
+	char exe[PATH_MAX];
+
 	memset(k, 0, sizeof(*k));
 	snprintf(k->origin, sizeof(k->origin), "%s", origin);
-	snprintf(k->configs, sizeof(k->configs), "%s", configs);
+	if (configs)
+		snprintf(k->configs, sizeof(k->configs), "%s", configs);
+	else if (!bm_exe_dir(exe, sizeof(exe)))
+		snprintf(k->configs, sizeof(k->configs), "%.*s/../configs",
+			 (int)(sizeof(k->configs) - 12), exe);
 }
 
 void bm_kcidb_meta(const struct bm_kcidb_boot *b, const char *key, char *out, size_t len)

@@ -57,7 +57,8 @@ struct bm_kcidb {
 
 /* KCIDB's origin pattern, [a-z0-9_]+ (v03_00.py origin_pattern). */
 int bm_kcidb_origin_ok(const char *origin);
-/* configs: the folder of suites/ used to name tests that never ran ("" = none). */
+/* configs: the folder of suites/ used to name tests that never ran ("" = none,
+ * NULL = the tree's, <dir of the binary>/../configs). */
 void bm_kcidb_init(struct bm_kcidb *k, const char *origin, const char *configs);
 /* One boot folder (its meta.json is read when there) with its results, which
  * k takes over (r is left empty).  0 or -ENOMEM. */
