@@ -158,7 +158,11 @@ for pkg in $missing; do
 	[ -n "$(lost_of "$pkg")" ] && ! candidate "$pkg" && continue
 	wanted=1
 done
-if [ -n "$wanted" ] && ! apt-get update -q; then
+# On a shared host another apt may hold dpkg's lock (unattended-upgrades, a second
+# make deps): wait for it, up to ten minutes, rather than fail at once.
+lock="-o DPkg::Lock::Timeout=600"
+# shellcheck disable=SC2086 # $lock is two words
+if [ -n "$wanted" ] && ! apt-get $lock update -q; then
 	echo "bootmark: apt-get update failed: going by the package lists apt already has" >&2
 fi
 
@@ -183,7 +187,7 @@ if [ -n "$install" ]; then
 	awk_was=$(readlink -f /etc/alternatives/awk 2>/dev/null) || awk_was=""
 	echo "bootmark: installing$install"
 	# shellcheck disable=SC2086 # word splitting of the package list is wanted
-	apt-get install -y -q --no-install-recommends $install || rc=111
+	apt-get $lock install -y -q --no-install-recommends $install || rc=111
 	awk_now=$(readlink -f /etc/alternatives/awk 2>/dev/null) || awk_now=""
 	if [ -n "$awk_was" ] && [ "$awk_now" != "$awk_was" ]; then
 		update-alternatives --set awk "$awk_was" >/dev/null &&

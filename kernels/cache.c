@@ -101,11 +101,29 @@ static int cmp_pkg(const void *a, const void *b)
 	return strverscmp(y->release, x->release);
 }
 
-int bm_kernel_list(FILE *f)
+/*
+ * A release's flavour: what follows its version and ABI, "amd64" of
+ * 6.1.0-53-amd64 and 6.12.117+deb13-amd64, "cloud-amd64" of
+ * 6.1.0-53-cloud-amd64.  Components up to the first one not starting with a
+ * digit are the version.
+ */
+static const char *flavour(const char *rel)
+{
+	const char *p = rel;
+
+	while ((p = strchr(p, '-'))) {
+		p++;
+		if (*p < '0' || *p > '9')
+			return p;
+	}
+	return "";
+}
+
+int bm_kernel_list(FILE *f, int all)
 {
 	char dir[PATH_MAX], **cached = NULL;
 	struct bm_debpkg *avail = NULL;
-	size_t ncached = 0, navail = 0, i, j;
+	size_t ncached = 0, navail = 0, others = 0, i, j;
 	int rc;
 
 	rc = bm_kernels_dir(dir, sizeof(dir));
@@ -121,6 +139,11 @@ int bm_kernel_list(FILE *f)
 	qsort(avail, navail, sizeof(*avail), cmp_pkg);
 	fprintf(f, "available from Debian 12 and 13 (release, package version, archive):\n");
 	for (i = 0; i < navail; i++) {
+		/* the cloud and rt flavours would triple the list: --all shows them */
+		if (!all && strcmp(flavour(avail[i].release), "amd64")) {
+			others++;
+			continue;
+		}
 		for (j = 0; j < ncached && strcmp(cached[j], avail[i].release); j++)
 			;
 		if (j < ncached)
@@ -132,6 +155,9 @@ int bm_kernel_list(FILE *f)
 	}
 	if (!navail)
 		fprintf(f, "  (none: bootmark kernel update?)\n");
+	if (others)
+		fprintf(f, "  (and %zu of other flavours, such as cloud and rt: kernel list --all)\n",
+			others);
 out_free:
 	bm_strv_free(cached, ncached);
 	free(avail);

@@ -140,8 +140,8 @@ void bm_strv_free(char **v, size_t n);
 
 /* Spec -> bootable kernel; fetches Debian kernels when fetch is set. */
 int bm_kernel_resolve(struct bm_kspec *k, int fetch, struct bm_kernel *out);
-/* "kernel list" output. */
-int bm_kernel_list(FILE *f);
+/* "kernel list" output: the plain flavour, or with all every flavour. */
+int bm_kernel_list(FILE *f, int all);
 /* Returns 1 when the config has "<sym>=y", 0 when not, -errno when unreadable. */
 int bm_kconfig_has(const char *config, const char *sym);
 

@@ -25,6 +25,47 @@ static int in_list(const char *const *list, const char *name, size_t n)
 	return 0;
 }
 
+/* The option a word names ("--out" or "--out=x"), or NULL; *n its length. */
+static const char *opt_word(const char *w, size_t *n)
+{
+	const char *eq;
+
+	if (strncmp(w, "--", 2) || !w[2])
+		return NULL;
+	w += 2;
+	eq = strchr(w, '=');
+	*n = eq ? (size_t)(eq - w) : strlen(w);
+	return w;
+}
+
+/*
+ * The word of argv before i that gave option o already, or NULL.  argv is
+ * read as bm_cli_step reads it (a value word is skipped); every option word
+ * before i was accepted by it, so this sees what the caller saw.  A repeat is
+ * refused rather than the last one kept: "--out a ... --out b" is most often
+ * a pasted command line, and which of the two a reader takes is a guess.
+ */
+static const char *given_before(const struct bm_opt *tab, char **argv, int i,
+				const struct bm_opt *o)
+{
+	const struct bm_opt *p;
+	const char *w;
+	size_t n;
+
+	for (int j = 1; j < i; j++) {
+		w = opt_word(argv[j], &n);
+		if (!w)
+			continue;
+		p = find(tab, w, n);
+		if (p == o)
+			return argv[j];
+		/* a value word follows an option given without '=' */
+		if (!w[n] && (!p || p->type != BM_OPT_BOOL))
+			j++;
+	}
+	return NULL;
+}
+
 int bm_cli_step(const struct bm_opt *tab, void *obj, const char *const *extra,
 		int argc, char **argv, int *i, const char **name, const char **val)
 {
@@ -75,6 +116,10 @@ int bm_cli_step(const struct bm_opt *tab, void *obj, const char *const *extra,
 			*name = arg;
 		}
 		return 0;
+	}
+	if (given_before(tab, argv, *i - (!eq && o->type != BM_OPT_BOOL), o)) {
+		bm_msg("option --%s given twice (give it once)", o->name);
+		return -EINVAL;
 	}
 	snprintf(key, sizeof(key), "%.*s", (int)n, arg);
 	rc = bm_opt_set(tab, obj, key, *val, err, sizeof(err));

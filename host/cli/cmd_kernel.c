@@ -26,7 +26,7 @@ static void kernel_usage(FILE *f)
 {
 	static const struct bm_usage forms[] = {
 		{ .cmd = "bootmark kernel fetch", .lead = "SPEC" },
-		{ .cmd = "bootmark kernel list" },
+		{ .cmd = "bootmark kernel list", .lead = "[--all]" },
 		{ .cmd = "bootmark kernel update" },
 		{ .cmd = "bootmark kernel build", .lead = "SRC", .tab = build_tab },
 		{ .cmd = NULL },
@@ -38,7 +38,8 @@ static void kernel_usage(FILE *f)
 		   "       -security, -updates and -backports; downloaded, extracted and\n"
 		   "       depmod'ed into the cache), or local:BZIMAGE[:MODULES_ROOT] (checked,\n"
 		   "       nothing copied).\n"
-		   "list:  cached kernels and the Debian ones, with package version and archive.\n"
+		   "list:  cached kernels and the Debian ones, with package version and archive;\n"
+		   "       the plain flavour (6.1.0-53-amd64), or with --all the cloud and rt ones too.\n"
 		   "update: fetches bootmark's Debian package lists now (<cache>/apt; otherwise\n"
 		   "       when older than a day, or when a kernel is not found in them).\n"
 		   "       The mirror comes from the host's apt sources, else deb.debian.org;\n"
@@ -138,7 +139,9 @@ int bm_cmd_kernel(int argc, char **argv)
 		return BM_EXIT_OK;
 	}
 	if (argc == 2 && !strcmp(argv[1], "list"))
-		return bm_kernel_list(stdout) ? BM_EXIT_SYSTEM : BM_EXIT_OK;
+		return bm_kernel_list(stdout, 0) ? BM_EXIT_SYSTEM : BM_EXIT_OK;
+	if (argc == 3 && !strcmp(argv[1], "list") && !strcmp(argv[2], "--all"))
+		return bm_kernel_list(stdout, 1) ? BM_EXIT_SYSTEM : BM_EXIT_OK;
 	if (argc >= 3 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h"))) {
 		kernel_usage(stdout);
 		return BM_EXIT_OK;
@@ -151,6 +154,6 @@ int bm_cmd_kernel(int argc, char **argv)
 	else if (!strcmp(argv[1], "fetch"))
 		bm_msg("kernel fetch takes one SPEC (see bootmark kernel --help)");
 	else
-		bm_msg("kernel list takes no argument");
+		bm_msg("kernel list takes only --all");
 	return BM_EXIT_USAGE;
 }

@@ -329,6 +329,11 @@ int bm_hist_metric_known(struct bm_hist *h, const char *metric, char *same_wl, s
  * ("qemu-tcg-icount": --accel tcg --icount 1), or NULL: not a QEMU boot of
  * bootmark's. */
 const char *const *bm_hist_method_args(const char *method);
+/* Appends m's pairs to argv at *n, but not one whose option the user's extra
+ * words give as well: bootmark run refuses an option given twice, and the
+ * user's word is the one meant. */
+void bm_hist_push_method(char **argv, int *n, const char *const *m, char *const *extra,
+			 int nextra);
 
 struct bm_hist_bisect_opts {
 	const char *change;        /* an id (or a unique prefix) from history changes */

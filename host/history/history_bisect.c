@@ -390,8 +390,7 @@ static int run_bisect(struct bm_hist *h, const struct bm_hist_data *d,
 	argv[n++] = "--out";
 	argv[n++] = out;
 	/* booted as the series was: the printed command is the one that runs */
-	for (i = 0; m && m[i]; i++)
-		argv[n++] = (char *)m[i];
+	bm_hist_push_method(argv, &n, m, o->extra, o->nextra);
 	for (i = 0; i < o->nextra && n < MAX_ARGV - 1; i++)
 		argv[n++] = o->extra[i];
 	argv[n] = NULL;

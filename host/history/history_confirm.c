@@ -104,6 +104,27 @@ const char *const *bm_hist_method_args(const char *method)
 	       !strcmp(method, "qemu-kvm") ? kvm : NULL;
 }
 
+static int extra_gives(char *const *extra, int nextra, const char *opt)
+{
+	size_t n = strlen(opt);
+
+	for (int i = 0; i < nextra; i++)
+		if (!strncmp(extra[i], opt, n) && (!extra[i][n] || extra[i][n] == '='))
+			return 1;
+	return 0;
+}
+
+void bm_hist_push_method(char **argv, int *n, const char *const *m, char *const *extra,
+			 int nextra)
+{
+	for (int i = 0; m && m[i] && m[i + 1]; i += 2) {
+		if (extra_gives(extra, nextra, m[i]))
+			continue;
+		argv[(*n)++] = (char *)m[i];
+		argv[(*n)++] = (char *)m[i + 1];
+	}
+}
+
 /* Where the rounds are told: stdout, or stderr when stdout is CSV or JSON. */
 static FILE *log_of(const struct bm_hist_confirm_opts *o)
 {
@@ -143,8 +164,7 @@ static int boot_one(struct bm_hist *h, const struct bm_hist_data *d, const struc
 	argv[n++] = (char *)s->suite;
 	argv[n++] = "--fs";
 	argv[n++] = d->profiles[s->profile].fs;
-	for (int i = 0; m[i]; i++)
-		argv[n++] = (char *)m[i];
+	bm_hist_push_method(argv, &n, m, o->extra, o->nextra);
 	argv[n++] = "--out";
 	argv[n++] = (char *)dir;
 	for (int i = 0; i < o->nextra && n < MAX_ARGV - 1; i++)
