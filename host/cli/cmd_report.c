@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "wldesc.h"
 #include "html_report.h"
 #include "outdir.h"
 #include "util.h"
@@ -30,12 +31,23 @@ static void report_usage(FILE *f)
 		{ .cmd = NULL },
 	};
 
+	const struct bm_wl_desc *const *d;
+	const char *sep = "";
+	char plots[256] = "";
+	size_t n = 0;
+
+	/* the workloads that draw plots, from the registry: a new one shows here */
+	for (d = bm_wl_descs; *d; d++)
+		if ((*d)->plots && (*d)->plots[0].metric && n < sizeof(plots)) {
+			n += (size_t)snprintf(plots + n, sizeof(plots) - n, "%s%s", sep, (*d)->name);
+			sep = ", ";
+		}
 	bm_cli_usage(f, forms);
 	fprintf(f, "\nWrites one self-contained HTML page (inline CSS and SVG, no scripts): the\n"
 		   "summary and tables of bootmark compare (the same rules and options) and\n"
-		   "plots of tiobench, dbench, AIM7, bonnie, lmdd and dd, one series per\n"
-		   "kernel, center +- stddev of the repeats.\n"
-		   "Exit: 0 ok, 100 bad input, 111 system error.\n\n"
+		   "plots, one series per kernel, center +- stddev of the repeats, of\n  ");
+	bm_help_wrap(f, plots, 2, 2);
+	fprintf(f, "Exit: 0 ok, 100 bad input, 111 system error.\n\n"
 		   "options:\n");
 	bm_cli_help(f, report_tab);
 }

@@ -55,8 +55,18 @@ static void usage(FILE *f)
 		   "and the differences accepted, \"NAME ORIGINAL; DIFF ...\" a line (tests/trace_*.sh).\n"
 		   "\nWorkloads and their options (key=value, as on a suite line):\n");
 	for (w = wl_registry; *w; w++) {
-		fprintf(f, "\n%s:\n", (*w)->desc->name);
-		bm_opts_help((*w)->desc->opts, "", f);
+		const struct bm_wl_desc *d = (*w)->desc;
+		int neg;
+		const struct bm_wl_metric *h = d->headline ?
+			bm_wl_metric_def(d->name, d->headline, &neg) : NULL;
+
+		/* the headline: what repeat auto, the gate and the summary judge */
+		if (h)
+			fprintf(f, "\n%s (headline %s, %s, %s is better):\n", d->name, h->name,
+				h->unit, h->better == BM_BETTER_LOWER ? "lower" : "higher");
+		else
+			fprintf(f, "\n%s:\n", d->name);
+		bm_opts_help(d->opts, "", f);
 	}
 }
 
