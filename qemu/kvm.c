@@ -82,7 +82,7 @@ static int probe(const char *vmlinuz, const char *workdir, char *why, size_t why
 		seen = banner_in(log);
 	if (!seen && exited && WIFEXITED(status) && WEXITSTATUS(status) == 127) {
 		/* not KVM's fault: there is no QEMU to run */
-		snprintf(why, whylen, "cannot run %s (not found)", BM_QEMU_BIN);
+		snprintf(why, whylen, "cannot run %s (not found)", bm_qemu_arch_host()->bin);
 		rc = -ENOENT;
 		goto out_free_argv;
 	}
@@ -164,9 +164,10 @@ static void cache_broken(const char *reason)
 		bm_write_file_atomic(path, line, (size_t)n);  /* a hint: a failure costs a probe */
 }
 
-int bm_kvm_choose(const char *accel, const char *vmlinuz, const char *workdir,
-		  int *use_kvm, char *why, size_t whylen)
+int bm_kvm_choose(const struct bm_qemu_arch *arch, const char *accel, const char *vmlinuz,
+		  const char *workdir, int *use_kvm, char *why, size_t whylen)
 {
+	const struct bm_qemu_arch *host = bm_qemu_arch_host();
 	char reason[256];
 	int fd, rc, absent = 0;
 
@@ -174,6 +175,16 @@ int bm_kvm_choose(const char *accel, const char *vmlinuz, const char *workdir,
 	if (!strcmp(accel, "tcg")) {
 		snprintf(why, whylen, "tcg requested");
 		return 0;
+	}
+	/* KVM runs guests of the host's own architecture only */
+	if (arch && arch != host) {
+		snprintf(why, whylen, "%s: an %s guest on an %s host: TCG", accel, arch->name,
+			 host->name);
+		if (strcmp(accel, "kvm"))
+			return 0;
+		bm_msg("--accel kvm: an %s guest cannot run under KVM on an %s host", arch->name,
+		       host->name);
+		return -ENODEV;
 	}
 	fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
 	if (fd < 0) {

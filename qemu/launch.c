@@ -84,7 +84,7 @@ static void add_fd(struct bm_argv *a, int fd, int set)
 	bm_argv_addf(a, "fd=%d,set=%d", fd, set);
 }
 
-static void add_serial(struct bm_argv *a, const char *id, const char *path, int fd)
+static void add_chardev(struct bm_argv *a, const char *id, const char *path, int fd)
 {
 	char esc[2 * 4096 + 1];
 
@@ -96,6 +96,11 @@ static void add_serial(struct bm_argv *a, const char *id, const char *path, int 
 	}
 	bm_argv_add(a, "-chardev");
 	bm_argv_addf(a, "file,id=%s,path=%s", id, esc);
+}
+
+static void add_serial(struct bm_argv *a, const char *id, const char *path, int fd)
+{
+	add_chardev(a, id, path, fd);
 	bm_argv_add(a, "-serial");
 	bm_argv_addf(a, "chardev:%s", id);
 }
@@ -182,11 +187,11 @@ void bm_qemu_close_fds(struct bm_qemu_cfg *c)
 	}
 }
 
-const char *bm_qemu_cpu(const char *want, int kvm)
+const char *bm_qemu_cpu(const struct bm_qemu_arch *arch, const char *want, int kvm)
 {
 	if (want && want[0] && strcmp(want, "auto"))
 		return want;
-	return kvm ? "host" : BM_QEMU_TCG_CPU;
+	return kvm ? "host" : (arch ? arch : bm_qemu_arch_host())->tcg_cpu;
 }
 
 /* One argv word to QEMU, never a shell: the check keeps out what QEMU
@@ -256,20 +261,38 @@ static void add_disks(struct bm_argv *a, const struct bm_qemu_cfg *c)
 		add_disk_dev(a, b, 1, BM_DECOY_SERIAL);
 }
 
+/* The records' port: a second UART, or on arm64's virt (one UART for the
+ * kernel) a virtio console, hvc0. */
+static void add_results(struct bm_argv *a, const struct bm_qemu_cfg *c,
+			const struct bm_qemu_arch *arch)
+{
+	if (!arch->results_virtio) {
+		add_serial(a, "res", c->results_log, c->results_fd);
+		return;
+	}
+	add_chardev(a, "res", c->results_log, c->results_fd);
+	bm_argv_add(a, "-device");
+	bm_argv_add(a, "virtio-serial-pci,id=vser0");
+	bm_argv_add(a, "-device");
+	bm_argv_add(a, "virtconsole,chardev=res,bus=vser0.0");
+}
+
 int bm_qemu_argv(const struct bm_qemu_cfg *c, struct bm_argv *a)
 {
-	const char *const fixed[] = { BM_QEMU_BIN, "-nodefaults", "-no-user-config",
+	const struct bm_qemu_arch *arch = c->arch ? c->arch : bm_qemu_arch_host();
+	const char *const fixed[] = { arch->bin, "-nodefaults", "-no-user-config",
 				      "-nographic", "-no-reboot", NULL };
 	int i;
 
 	for (i = 0; fixed[i]; i++)
 		bm_argv_add(a, fixed[i]);
 	bm_argv_add(a, "-machine");
-	bm_argv_add(a, c->machine ? c->machine : "q35");
+	bm_argv_add(a, c->machine && c->machine[0] && strcmp(c->machine, "auto") ?
+		       c->machine : arch->machine);
 	/* qboot skips SeaBIOS's option-ROM and boot-menu work: faster boots */
-	if (!access(BM_QBOOT_ROM, R_OK)) {
+	if (arch->bios && !access(arch->bios, R_OK)) {
 		bm_argv_add(a, "-bios");
-		bm_argv_add(a, BM_QBOOT_ROM);
+		bm_argv_add(a, arch->bios);
 	}
 	bm_argv_add(a, "-m");
 	bm_argv_addf(a, "%d", c->mem_mib);
@@ -278,7 +301,7 @@ int bm_qemu_argv(const struct bm_qemu_cfg *c, struct bm_argv *a)
 	bm_argv_add(a, "-accel");
 	bm_argv_add(a, c->kvm ? "kvm" : "tcg");
 	bm_argv_add(a, "-cpu");
-	bm_argv_add(a, bm_qemu_cpu(c->cpu, c->kvm));
+	bm_argv_add(a, bm_qemu_cpu(arch, c->cpu, c->kvm));
 	/* Virtual time: the guest's clock advances 2^shift ns per instruction,
 	 * so what it measures no longer depends on how busy the host is.
 	 * sleep=on: while the vCPU idles (waiting for its disk) the clock runs
@@ -300,7 +323,7 @@ int bm_qemu_argv(const struct bm_qemu_cfg *c, struct bm_argv *a)
 	bm_argv_add(a, c->append);
 	add_serial(a, "con", c->console_log, c->console_fd);
 	if (c->results_log)
-		add_serial(a, "res", c->results_log, c->results_fd);
+		add_results(a, c, arch);
 	if (c->disk)
 		add_disks(a, c);
 	if (c->qmp && c->qmp_fd >= 0)

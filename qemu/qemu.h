@@ -16,7 +16,6 @@
 
 #include "watch.h"
 
-#define BM_QEMU_BIN   "qemu-system-x86_64"
 #define BM_QBOOT_ROM  "/usr/share/qemu/qboot.rom"
 #define BM_DISK_SERIAL "BMSCRATCH0"
 #define BM_DECOY_SERIAL "BMDECOY0"
@@ -88,7 +87,8 @@ struct bm_qemu_cfg {
 	int qmp;                  /* 1: a QMP monitor on a socket pair (bm_qmp_pair) */
 	int qmp_fd, qmp_own;      /* with qmp: QEMU's end, ours (the watchdog's) */
 	const char *disk_cache;   /* none, writeback, unsafe ... */
-	const char *machine;      /* q35 or pc */
+	const struct bm_qemu_arch *arch;  /* NULL: the host's */
+	const char *machine;      /* q35 or pc (amd64), virt (arm64); NULL or auto: the arch's */
 	const char *cpu;          /* -cpu; NULL or "auto": bm_qemu_cpu()'s default */
 	int kvm;
 	int mem_mib;
@@ -106,8 +106,25 @@ struct bm_qemu_cfg {
  */
 #define BM_QEMU_TCG_CPU "max,erms=off,fsrm=off"
 
-/* want ("auto" or NULL: host under KVM, BM_QEMU_TCG_CPU under TCG) */
-const char *bm_qemu_cpu(const char *want, int kvm);
+/* A guest architecture as QEMU boots it (qemu/qarch.c). */
+struct bm_qemu_arch {
+	const char *name;            /* Debian's: "amd64", "arm64" */
+	const char *bin;             /* qemu-system-x86_64 */
+	const char *machine;         /* -machine when --machine is auto */
+	const char *tcg_cpu;         /* -cpu under TCG when --cpu is auto */
+	const char *console;         /* the kernel's console= */
+	const char *results;         /* the records' device in the guest */
+	const char *bios;            /* -bios when the file exists; NULL none */
+	int results_virtio;          /* the records go to a virtio console, not a UART */
+	const char *results_modules; /* the modules that device needs, comma list */
+};
+
+/* The architecture of that Debian name, or NULL; the one the host runs. */
+const struct bm_qemu_arch *bm_qemu_arch_find(const char *name);
+const struct bm_qemu_arch *bm_qemu_arch_host(void);
+
+/* want ("auto" or NULL: host under KVM, the arch's TCG CPU under TCG) */
+const char *bm_qemu_cpu(const struct bm_qemu_arch *arch, const char *want, int kvm);
 /* 0 when s can be a -cpu value (a model and ,feature=value words), else -EINVAL */
 int bm_qemu_cpu_check(const char *s);
 int bm_qemu_argv(const struct bm_qemu_cfg *c, struct bm_argv *a);
@@ -194,9 +211,10 @@ int bm_qemu_watch(char *const argv[], const struct bm_watch_cfg *c, struct bm_wa
  * Chooses the accelerator: accel is auto, kvm or tcg.  auto does not trust
  * /dev/kvm: it boots vmlinuz under KVM for a few seconds and needs the
  * "Linux version" banner.  why explains the choice (goes into meta.json).
- * Returns 0, or -errno when kvm was forced and cannot work.
+ * A guest of another architecture than the host's (arch; NULL the host's)
+ * gets TCG.  Returns 0, or -errno when kvm was forced and cannot work.
  */
-int bm_kvm_choose(const char *accel, const char *vmlinuz, const char *workdir,
-		  int *use_kvm, char *why, size_t whylen);
+int bm_kvm_choose(const struct bm_qemu_arch *arch, const char *accel, const char *vmlinuz,
+		  const char *workdir, int *use_kvm, char *why, size_t whylen);
 
 #endif

@@ -87,6 +87,15 @@ static int compress_to(const struct compressor *c, const char *in, const char *o
 	return bm_run_to_file(argv, out);
 }
 
+/* What the archive carries uncompressed and its boot index lists:
+ * bootmark.conf's boot modules and the arch's (req->boot_extra). */
+static int boot_modules(const struct bm_initrd_req *req, char *buf, size_t len)
+{
+	int rc = bm_conf_boot_modules(req->configs, buf, len);
+
+	return rc || !req->boot_extra ? rc : bm_list_merge(buf, len, req->boot_extra);
+}
+
 /* bm-mkinitramfs --modules ... > list; bm-mkinitramfs -o cpio list.  The boot
  * modules go in uncompressed (initramfs/modplain.h). */
 static int modules_cpio(const struct bm_initrd_req *req, const char *stage, const char *cpio)
@@ -101,7 +110,7 @@ static int modules_cpio(const struct bm_initrd_req *req, const char *stage, cons
 	    bm_path(list, sizeof(list), "%s/modules.list", stage) ||
 	    bm_path(names, sizeof(names), "%s", req->modules))
 		return -ENAMETOOLONG;
-	rc = bm_conf_boot_modules(req->configs, plain, sizeof(plain));
+	rc = boot_modules(req, plain, sizeof(plain));
 	if (rc)
 		return rc;
 	rc = bm_run_to_file(mods, list);
@@ -152,7 +161,7 @@ static int module_archive(const struct bm_initrd_req *req, const struct compress
 		rc = bm_mkdir_p(dir, 0755);
 	if (rc)
 		return rc;
-	rc = bm_conf_boot_modules(req->configs, plain, sizeof(plain));
+	rc = boot_modules(req, plain, sizeof(plain));
 	if (rc)
 		return rc;
 	/* "4": the boot modules uncompressed, the others xz-compressed where the

@@ -30,6 +30,8 @@ struct bm_initrd_req {
 	const char *image;       /* base.cpio.xz */
 	const struct bm_initrd_tools *tools;  /* appended after the base; NULL = none */
 	const char *modules;     /* comma list, may be "" */
+	const char *boot_extra;  /* boot modules besides bootmark.conf's (the arch's
+				  * records port: virtio_console); NULL none */
 	const char *out;         /* initrd.img to write */
 	const char *workdir;     /* for uncached (local) module archives */
 	int cacheable;           /* Debian kernels: the release names the files */

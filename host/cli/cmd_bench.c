@@ -348,7 +348,7 @@ static int other_method(struct bench *B, const char *trivial, struct bm_qemu_cfg
 	if (pvh) {
 		snprintf(m.name, sizeof(m.name), "bzimage");
 		snprintf(m.image, sizeof(m.image), "%s", B->b.k.vmlinuz);
-	} else if (bm_boot_method("auto", &B->b.k, &m) || strcmp(m.name, "pvh")) {
+	} else if (bm_boot_method(NULL, "auto", &B->b.k, &m) || strcmp(m.name, "pvh")) {
 		printf("bench-boot: no PVH boot for kernel %s (%s): the floor is the bzImage's\n",
 		       B->b.k.release, m.why);
 		return 0;
@@ -381,7 +381,7 @@ static int prepare(struct bench *B)
 	}
 	rc = bm_boot_prepare(&B->c, &B->spec, &B->b);
 	if (!rc)
-		rc = bm_kvm_choose(B->c.accel, B->b.k.vmlinuz, B->b.dir, &B->b.kvm,
+		rc = bm_kvm_choose(NULL, B->c.accel, B->b.k.vmlinuz, B->b.dir, &B->b.kvm,
 				   B->b.accel_why, sizeof(B->b.accel_why));
 	if (rc)
 		return rc;
@@ -558,7 +558,7 @@ static int run_one(struct bench *B, struct image *im, int i)
 	if (rc == -ECHILD || rc == -ETIMEDOUT || rc == -EBADMSG)
 		return 1;
 	if (rc)
-		bm_msg("cannot start %s: %s", BM_QEMU_BIN, strerror(-rc));
+		bm_msg("cannot start %s: %s", bm_qemu_arch_host()->bin, strerror(-rc));
 	return rc;
 }
 

@@ -21,7 +21,36 @@
 const char *const bm_accel_choices[] = { "auto", "kvm", "tcg", NULL };
 const char *const bm_cache_choices[] = { "auto", "none", "writeback", "unsafe",
 					 "directsync", "writethrough", NULL };
-const char *const bm_machine_choices[] = { "q35", "pc", NULL };
+const char *const bm_machine_choices[] = { "auto", "q35", "pc", "virt", NULL };
+const char *const bm_arch_choices[] = { "auto", "amd64", "arm64", NULL };
+
+/*
+ * --arch and --machine: the guest architecture (auto: the host's) and a
+ * machine of it.  The image of another architecture than the build's own
+ * is in <bootmark dir>/<arch>/ (make arm64).
+ */
+static int set_arch(struct bm_setup *s, const struct bm_boot_opts *o)
+{
+	const char *m = o->machine[0] ? o->machine : "auto";
+	int amd64;
+
+	s->arch = strcmp(o->arch, "auto") && o->arch[0] ? bm_qemu_arch_find(o->arch)
+							: bm_qemu_arch_host();
+	if (!s->arch) {
+		bm_msg("--arch %s: bootmark boots amd64 and arm64", o->arch);
+		return -EINVAL;
+	}
+	amd64 = !strcmp(s->arch->name, "amd64");
+	if (strcmp(m, "auto") && amd64 != strcmp(m, "virt")) {
+		bm_msg("--machine %s is not a machine of %s (%s)", m, s->arch->name,
+		       amd64 ? "q35 or pc" : "virt");
+		return -EINVAL;
+	}
+	/* virt's GICv3: the one a server-class arm64 box has, and KernelCI's */
+	snprintf(s->machine, sizeof(s->machine), "%s",
+		 !strcmp(m, "auto") || !strcmp(m, "virt") ? s->arch->machine : m);
+	return 0;
+}
 
 static int set_paths(struct bm_setup *s, const struct bm_boot_opts *o)
 {
@@ -29,10 +58,14 @@ static int set_paths(struct bm_setup *s, const struct bm_boot_opts *o)
 
 	if (bm_exe_dir(s->exe, sizeof(s->exe)))
 		return -ENOENT;
+	if (set_arch(s, o))
+		return -EINVAL;
 	if (o->image[0])
 		snprintf(s->image, sizeof(s->image), "%s", o->image);
-	else
+	else if (s->arch == bm_qemu_arch_host())
 		bm_path(s->image, sizeof(s->image), "%s/base.cpio.xz", s->exe);
+	else
+		bm_path(s->image, sizeof(s->image), "%s/%s/base.cpio.xz", s->exe, s->arch->name);
 	if (o->configs[0])
 		snprintf(s->configs, sizeof(s->configs), "%s", o->configs);
 	else
@@ -85,6 +118,11 @@ static int check_configs(struct bm_setup *s, const char *suite, const char *fs_l
 	rc = bm_conf_modules(s->configs, s->modules, sizeof(s->modules));
 	if (rc) {
 		bm_msg("cannot read %s/bootmark.conf: %s", s->configs, bm_strerror(-rc));
+		return -EINVAL;
+	}
+	/* the records' port of the arch (arm64: virtio_console for hvc0) */
+	if (s->arch && bm_list_merge(s->modules, sizeof(s->modules), s->arch->results_modules)) {
+		bm_msg("bootmark.conf's modules: too long a list");
 		return -EINVAL;
 	}
 	snprintf(s->boot_modules, sizeof(s->boot_modules), "%s", s->modules);
@@ -309,7 +347,7 @@ int bm_setup_kernel(const struct bm_setup *s, struct bm_kspec *spec, struct bm_k
 	if (s->boot_method[0]) {
 		struct bm_method m;
 
-		rc = bm_boot_method(s->boot_method, k, &m);
+		rc = bm_boot_method(s->arch, s->boot_method, k, &m);
 		if (rc)
 			return rc;
 	}
@@ -424,7 +462,7 @@ void bm_setup_run_cfg(const struct bm_setup *s, const struct bm_boot_opts *o, co
 	*c = (struct bm_run_cfg){
 		.out = out, .suite = suite, .fs = fs, .tools = s->exe, .configs = s->configs,
 		.image = s->image, .accel = o->accel, .disk_cache = o->disk_cache,
-		.machine = o->machine, .cpu = o->cpu, .boot_method = s->boot_method,
+		.arch = s->arch, .machine = s->machine, .cpu = o->cpu, .boot_method = s->boot_method,
 		.modules = s->modules, .tools_archives = &s->tools,
 		.disk_size = s->suite.disk_size, .mem = (int)o->mem, .smp = (int)o->smp,
 		.silence = (int)o->silence, .timeout = (int)o->timeout,

@@ -21,6 +21,7 @@
 /* The QEMU and image options every booting command takes (option table
  * entries in BM_BOOT_OPTS). */
 struct bm_boot_opts {
+	char arch[8];
 	char accel[8];
 	char configs[PATH_MAX];
 	char image[PATH_MAX];
@@ -36,6 +37,7 @@ struct bm_boot_opts {
 	char decoy[PATH_MAX];
 };
 
+extern const char *const bm_arch_choices[];
 extern const char *const bm_accel_choices[];
 extern const char *const bm_cache_choices[];
 extern const char *const bm_machine_choices[];
@@ -48,6 +50,8 @@ extern const char *const bm_machine_choices[];
 	{ .name = n, .type = BM_OPT_INT, .off = offsetof(T, m.f), .def = d, \
 	  .min = lo, .max = hi, .help = h }
 #define BM_BOOT_OPTS(T, m) \
+	BM_BOOT_OPT_STR("arch", T, m, arch, "auto", bm_arch_choices, \
+			"the guest's architecture; auto: the host's (the kernels must be of it)"), \
 	BM_BOOT_OPT_STR("accel", T, m, accel, "auto", bm_accel_choices, \
 			"auto probes KVM with a test boot, falls back to TCG"), \
 	BM_BOOT_OPT_INT("mem", T, m, mem, "1024", 256, 1048576, "guest memory, MiB"), \
@@ -61,7 +65,8 @@ extern const char *const bm_machine_choices[];
 			"base image (default: <bootmark dir>/base.cpio.xz)"), \
 	BM_BOOT_OPT_STR("disk-cache", T, m, disk_cache, "auto", bm_cache_choices, \
 			"QEMU cache= of the test disk; auto: none if O_DIRECT works, else writeback"), \
-	BM_BOOT_OPT_STR("machine", T, m, machine, "q35", bm_machine_choices, "QEMU machine type"), \
+	BM_BOOT_OPT_STR("machine", T, m, machine, "auto", bm_machine_choices, \
+			"QEMU machine type; auto: q35 (amd64), virt with GICv3 (arm64)"), \
 	BM_BOOT_OPT_STR("cpu", T, m, cpu, "auto", NULL, BM_CPU_HELP), \
 	BM_BOOT_OPT_STR("boot-method", T, m, boot_method, "auto", bm_boot_method_choices, \
 			"pvh: QEMU loads the uncompressed vmlinux at its PVH entry (no " \
@@ -86,6 +91,8 @@ extern const char *const bm_machine_choices[];
 #define BM_SETUP_FS_MAX 8
 
 struct bm_setup {
+	const struct bm_qemu_arch *arch;  /* --arch */
+	char machine[32];                 /* --machine, auto resolved */
 	char exe[PATH_MAX], image[PATH_MAX], configs[PATH_MAX], modules[1024];
 	char boot_modules[1024];          /* bootmark.conf's modules + image_modules */
 	char boot_method[8];              /* --boot-method */

@@ -19,6 +19,7 @@
 #include <sys/mount.h>
 #include <sys/reboot.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bootwork.h"
@@ -190,9 +191,28 @@ static void ensure_run_id(struct runner_cfg *c)
 	snprintf(c->run, sizeof(c->run), "%08x", (unsigned)getpid() ^ 0x5eedu);
 }
 
+/*
+ * The records' port may be a device a boot module makes: arm64's virt has
+ * one UART for the kernel, so the records go to a virtio console, hvc0,
+ * which appears once the boot thread has loaded virtio_console.  Waits for
+ * it as for the disk, up to disk_wait seconds.
+ */
+static int open_results_wait(struct boot *b)
+{
+	struct timespec step = { 0, 10 * 1000 * 1000 };
+	long tries = (long)b->cfg.disk_wait * 100;
+	int ret = emit_open(&b->em, b->cfg.results, b->cfg.run);
+
+	while (ret == -ENOENT && !strncmp(b->cfg.results, "/dev/", 5) && tries-- > 0) {
+		nanosleep(&step, NULL);
+		ret = emit_open(&b->em, b->cfg.results, b->cfg.run);
+	}
+	return ret;
+}
+
 static void open_results(struct boot *b)
 {
-	int ret = emit_open(&b->em, b->cfg.results, b->cfg.run);
+	int ret = open_results_wait(b);
 
 	if (!ret)
 		return;

@@ -84,7 +84,9 @@ int bm_boot_prepare(const struct bm_run_cfg *c, struct bm_kspec *spec, struct bm
 		.modules = c->modules, .out = b->initrd, .workdir = b->dir, .cacheable = spec->kind == BM_KSPEC_DEB,
 		.configs = c->configs, .suite = c->suite, .fs = c->fs,
 		.config_out = b->config_archive, .config_len = sizeof(b->config_archive),
+		.boot_extra = c->arch ? c->arch->results_modules : NULL,
 	};
+	const struct bm_qemu_arch *arch = c->arch ? c->arch : bm_qemu_arch_host();
 	size_t len;
 	int rc;
 
@@ -94,7 +96,7 @@ int bm_boot_prepare(const struct bm_run_cfg *c, struct bm_kspec *spec, struct bm
 			bm_msg("kernel %s is not available", spec->text);
 		return rc;
 	}
-	rc = bm_boot_method(c->boot_method ? c->boot_method : "auto", &b->k, &b->method);
+	rc = bm_boot_method(arch, c->boot_method ? c->boot_method : "auto", &b->k, &b->method);
 	if (rc)
 		return rc;
 	req.k = &b->k;
@@ -140,10 +142,10 @@ int bm_boot_prepare(const struct bm_run_cfg *c, struct bm_kspec *spec, struct bm
 	 * polled I/O (io_uring IOPOLL) has a queue to run on; ordinary I/O
 	 * never uses it.  The spec's own words come after and win. */
 	return bm_path(b->append, sizeof(b->append),
-		       "console=ttyS0,115200 panic=-1 loglevel=4 " BM_BOOT_KARGS " bootmark.run=%s "
+		       "console=%s panic=-1 loglevel=4 " BM_BOOT_KARGS " bootmark.run=%s "
 		       "bootmark.suite=%s bootmark.fs=%s bootmark.disk_serial=%s "
-		       "bootmark.results=/dev/ttyS1 bootmark.finish=poweroff%s%s%s",
-		       b->run, c->suite, c->fs, BM_DISK_SERIAL,
+		       "bootmark.results=%s bootmark.finish=poweroff%s%s%s",
+		       arch->console, b->run, c->suite, c->fs, BM_DISK_SERIAL, arch->results,
 		       strcmp(b->disk_bus, "nvme") ? "" : " " BM_NVME_KARGS,
 		       spec->args[0] ? " " : "", spec->args);
 }
@@ -155,7 +157,8 @@ void bm_boot_qemu_cfg(const struct bm_run_cfg *c, const struct bm_boot *b, const
 		.vmlinuz = b->method.image, .initrd = b->initrd, .append = b->append,
 		.console_log = con, .results_log = res, .disk = b->disk, .disk_bus = b->disk_bus,
 		.decoy = b->decoy[0] ? b->decoy : NULL,
-		.disk_cache = b->disk_cache, .machine = c->machine, .cpu = c->cpu, .kvm = b->kvm,
+		.disk_cache = b->disk_cache, .arch = c->arch, .machine = c->machine, .cpu = c->cpu,
+		.kvm = b->kvm,
 		.mem_mib = c->mem, .smp = c->smp, .icount = c->icount,
 		.console_fd = -1, .results_fd = -1, .disk_fd = -1, .disk_ro_fd = -1,
 		.decoy_fd = -1, .decoy_ro_fd = -1,
@@ -209,7 +212,8 @@ static int launch(const struct bm_run_cfg *c, struct bm_boot *b)
 		bm_progress_end(c->progress);
 	bm_utc_now(b->end, sizeof(b->end));
 	if (rc) {
-		bm_msg("cannot start %s: %s", BM_QEMU_BIN, strerror(-rc));
+		bm_msg("cannot start %s: %s", (c->arch ? c->arch : bm_qemu_arch_host())->bin,
+		       strerror(-rc));
 		b->w.verdict = BM_WATCH_NOSTART;
 	}
 	return rc;
@@ -257,6 +261,7 @@ int bm_boot_one(const struct bm_run_cfg *c, struct bm_kspec *spec, struct bm_boo
 	int rc;
 
 	b->planned = c->planned;
+	snprintf(b->arch, sizeof(b->arch), "%s", (c->arch ? c->arch : bm_qemu_arch_host())->name);
 	b->fail_on_warning = c->fail_on_warning;
 	b->exclusive = c->exclusive;
 	b->icount = c->icount >= 0;
@@ -271,12 +276,12 @@ int bm_boot_one(const struct bm_run_cfg *c, struct bm_kspec *spec, struct bm_boo
 	}
 	rc = bm_boot_prepare(c, spec, b);
 	if (!rc) {
-		rc = bm_kvm_choose(c->icount >= 0 ? "tcg" : c->accel, b->k.vmlinuz, b->dir, &b->kvm, b->accel_why,
-				   sizeof(b->accel_why));
+		rc = bm_kvm_choose(c->arch, c->icount >= 0 ? "tcg" : c->accel, b->k.vmlinuz, b->dir,
+				   &b->kvm, b->accel_why, sizeof(b->accel_why));
 		if (rc)
 			why = b->accel_why;
 		else
-			snprintf(b->cpu, sizeof(b->cpu), "%s", bm_qemu_cpu(c->cpu, b->kvm));
+			snprintf(b->cpu, sizeof(b->cpu), "%s", bm_qemu_cpu(c->arch, c->cpu, b->kvm));
 	}
 	if (!rc && bm_stop_signal())
 		rc = -EINTR;

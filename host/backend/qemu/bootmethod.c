@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * How QEMU boots a kernel (boot.h, bm_boot_method): its bzImage through
- * the firmware, or its uncompressed vmlinux straight at the PVH entry.
+ * the firmware, or its uncompressed vmlinux straight at the PVH entry; on
+ * arm64 the Image (Debian's vmlinuz is one, uncompressed) as it is.
  * Under TCG the bzImage's self-decompression is most of a boot that is not
  * the kernel under test (docs/bench.md, "Boot methods"), so auto takes PVH
  * whenever the kernel can do it.
@@ -37,10 +38,22 @@ int bm_boot_pvh_config(const struct bm_kernel *k, char *why, size_t len)
 	return rc == 1;
 }
 
-int bm_boot_method(const char *want, struct bm_kernel *k, struct bm_method *m)
+int bm_boot_method(const struct bm_qemu_arch *arch, const char *want, struct bm_kernel *k,
+		   struct bm_method *m)
 {
 	int forced = !strcmp(want, "pvh"), rc;
 	char why[PATH_MAX + 64];
+
+	/* PVH and bzImage are x86's; arm64's Image is what QEMU loads, as is */
+	if (arch && strcmp(arch->name, "amd64")) {
+		if (strcmp(want, "auto")) {
+			bm_msg("--boot-method %s is amd64's: an %s kernel boots its Image", want,
+			       arch->name);
+			return -EINVAL;
+		}
+		set(m, "image", k->vmlinuz, "QEMU loads the kernel's Image");
+		return 0;
+	}
 
 	if (!strcmp(want, "bzimage")) {
 		set(m, "bzimage", k->vmlinuz, "--boot-method bzimage");

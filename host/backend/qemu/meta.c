@@ -101,6 +101,7 @@ static void meta_body(FILE *f, const void *arg)
 	bm_json_kstr(&j, "label", b->label);
 	bm_json_kstr(&j, "spec", b->spec);
 	bm_json_kstr(&j, "kernel_release", b->k.release);
+	kstr_or_null(&j, "arch", b->arch);
 	deb_package(&j, &b->k);
 	bm_json_kstr(&j, "vmlinuz", b->k.vmlinuz);
 	bm_json_kstr(&j, "vmlinuz_sha256", b->sha_vmlinuz);

@@ -34,7 +34,8 @@ extern const char *const bm_boot_method_choices[];
  * Takes the vmlinux out of the bzImage when needed (bm_vmlinux_get).  0;
  * -EINVAL when pvh cannot be (reported); -errno from the extraction.
  */
-int bm_boot_method(const char *want, struct bm_kernel *k, struct bm_method *m);
+int bm_boot_method(const struct bm_qemu_arch *arch, const char *want, struct bm_kernel *k,
+		   struct bm_method *m);
 /* 1 when k's config has CONFIG_PVH=y, else 0 and why not. */
 int bm_boot_pvh_config(const struct bm_kernel *k, char *why, size_t len);
 
@@ -53,6 +54,7 @@ struct bm_boot {
 	char disk[PATH_MAX];
 	char disk_cache[16];
 	char cpu[64];                 /* the -cpu QEMU got (meta.json) */
+	char arch[16];                /* the guest's architecture, Debian's name (meta.json) */
 	char disk_bus[16];            /* the test disk's bus (meta.json) */
 	char decoy[PATH_MAX];         /* --decoy-disk, or "" (meta.json) */
 	struct bm_argv argv;
@@ -72,8 +74,8 @@ struct bm_boot {
 };
 
 /* --cpu's help, for every command that boots (bm_qemu_cpu) */
-#define BM_CPU_HELP "QEMU -cpu; auto: host under KVM, " BM_QEMU_TCG_CPU " under TCG " \
-	"(TCG runs rep movsb a byte at a time: docs/cli.md)"
+#define BM_CPU_HELP "QEMU -cpu; auto: host under KVM, " BM_QEMU_TCG_CPU " (amd64) or " \
+	"neoverse-n1 (arm64) under TCG (docs/cli.md says why)"
 
 /* What an NVMe boot adds to the kernel command line (docs/cli.md --disk-bus). */
 #define BM_NVME_KARGS "nvme.poll_queues=1"
@@ -97,7 +99,8 @@ struct bm_run_cfg {
 	const char *image;        /* base.cpio.xz */
 	const char *accel;        /* auto, kvm, tcg */
 	const char *disk_cache;   /* auto, none, writeback, unsafe, directsync */
-	const char *machine;      /* q35, pc */
+	const struct bm_qemu_arch *arch;  /* the guest's; NULL the host's */
+	const char *machine;      /* q35, pc, virt...: resolved, never auto */
 	const char *cpu;          /* QEMU -cpu, or auto (bm_qemu_cpu) */
 	const char *boot_method;  /* auto, pvh, bzimage */
 	const char *modules;      /* boot modules + the profiles' modules */
