@@ -247,3 +247,8 @@ void bm_last_line(const char *path, char *buf, size_t len)
 	snprintf(buf, len, "%.*s", (int)(end - p), p);
 	free(text);
 }
+
+const char *bm_arch_of_machine(const char *machine)
+{
+	return !strcmp(machine, "x86_64") ? "amd64" : !strcmp(machine, "aarch64") ? "arm64" : machine;
+}

@@ -37,6 +37,9 @@ int bm_write_file_atomic(const char *path, const void *buf, size_t len);
 /* Appends the contents of file src to the open fd. */
 int bm_append_file(int fd, const char *src);
 /* The directory holding the running executable (from /proc/self/exe). */
+/* Debian's name of the architecture uname's machine names ("x86_64" ->
+ * "amd64", "aarch64" -> "arm64"); machine itself for any other. */
+const char *bm_arch_of_machine(const char *machine);
 int bm_exe_dir(char *buf, size_t len);
 /* Cache root: $BOOTMARK_CACHE, $XDG_CACHE_HOME/bootmark or ~/.cache/bootmark. */
 int bm_cache_root(char *buf, size_t len);

@@ -122,6 +122,28 @@ static int add_boot(const char *dir, void *arg)
 	return 0;
 }
 
+int bm_cmp_check_arch(const struct bm_cmp *c, int mix)
+{
+	const char *first = NULL, *m;
+	size_t i, at = 0;
+
+	for (i = 0; i < c->nboots; i++) {
+		m = bm_hello_get(&c->boots[i].r, "machine");
+		if (!m || !m[0])
+			continue;  /* a boot that never said hello has no figures */
+		m = bm_arch_of_machine(m);
+		if (!first) {
+			first = m;
+			at = i;
+		} else if (strcmp(first, m) && !mix) {
+			bm_msg("%s is %s and %s is %s: compare the boots of one architecture, "
+			       "or give --mix-arch", c->boots[at].label, first, c->boots[i].label, m);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 int bm_cmp_add_dir(struct bm_cmp *c, const char *dir)
 {
 	int rc;

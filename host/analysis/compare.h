@@ -147,6 +147,10 @@ struct bm_cmp {
 /* Loads the boots of dir (a run directory or one boot); 0, -EINVAL (bad
  * input, reported) or -errno. */
 int bm_cmp_add_dir(struct bm_cmp *c, const char *dir);
+/* The boots' architectures (their HELLO's machine): 0 when one, or when mix
+ * (--mix-arch); else -EINVAL, naming a boot of each two (reported).  A
+ * kernel's figures on arm64 and on amd64 are two machines, not a change. */
+int bm_cmp_check_arch(const struct bm_cmp *c, int mix);
 /* Groups, tests and decides; call once after the last bm_cmp_add_dir.
  * 0 or -ENOMEM. */
 int bm_cmp_build(struct bm_cmp *c, const struct bm_cmp_rules *rules);

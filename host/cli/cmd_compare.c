@@ -15,6 +15,7 @@ struct compare_opts {
 	struct bm_cmp_rule_text rules;
 	char color[8];
 	char fail_on[16];
+	int mix_arch;
 };
 
 static const char *const formats[] = { "text", "markdown", "csv", "json", "mmtests", NULL };
@@ -34,6 +35,8 @@ static const struct bm_opt compare_tab[] = {
 	  .len = 16, .def = "none", .choices = bm_gate_modes,
 	  .help = "a CI gate: exit 30 when a headline metric is a regression (or any change) "
 		  "by the rules above; a boot that did not complete exits with its class" },
+	{ .name = "mix-arch", .type = BM_OPT_BOOL, .off = offsetof(struct compare_opts, mix_arch),
+	  .def = "0", .help = "compare boots of different architectures (refused without it)" },
 	BM_OPT_END,
 };
 
@@ -82,7 +85,7 @@ static int parse_opts(const struct compare_opts *o, struct bm_compare_opts *co,
 
 /* compare's output, then the gate's verdict on stderr (stdout stays the format's). */
 static int compare(char *const *dirs, int nd, const struct bm_compare_opts *co,
-		   enum bm_gate_mode mode, int *gate_code)
+		   enum bm_gate_mode mode, int mix, int *gate_code)
 {
 	struct bm_cmp c;
 	struct bm_gate g;
@@ -91,6 +94,8 @@ static int compare(char *const *dirs, int nd, const struct bm_compare_opts *co,
 	memset(&c, 0, sizeof(c));
 	for (i = 0; i < nd && !rc; i++)
 		rc = bm_cmp_add_dir(&c, dirs[i]);
+	if (!rc)
+		rc = bm_cmp_check_arch(&c, mix);
 	if (!rc)
 		rc = bm_cmp_build(&c, &co->rules);
 	if (!rc) {
@@ -119,7 +124,7 @@ int bm_cmd_compare(int argc, char **argv)
 	rc = BM_EXIT_USAGE;
 	if (parse_opts(&o, &co, &mode))
 		goto out_free_dirs;
-	rc = compare(dirs, nd, &co, mode, &gate);
+	rc = compare(dirs, nd, &co, mode, o.mix_arch, &gate);
 	if (!rc && fflush(stdout)) {
 		bm_msg("cannot write standard output: %s", strerror(errno));
 		rc = -EIO;

@@ -42,7 +42,7 @@ static const char *const orders[] = { "release", "date", NULL };
 	STR("host", host, NULL, "only boots made on this host (meta.json's host, or add --as-host)"), \
 	STR("suite", suite, NULL, "only boots of this suite"), \
 	STR("method", method, NULL, "only boots of this method: qemu-tcg, qemu-tcg-icount, " \
-	    "qemu-kvm, console (captured), log"), \
+	    "qemu-kvm, console (captured), log; an arm64 guest's end in -arm64"), \
 	STR("pool", pool, NULL, "comma list of host, suite, profile, method: series pooled across " \
 	    "these (default none: different boxes are different series)"), \
 	CHOICE("order", order, "release", orders, "kernels in release order (version sort) " \

@@ -60,8 +60,15 @@ static void meta_host(const char *text, size_t len, char *out, size_t outlen)
 		mget(obj, strlen(obj), "nodename", out, outlen);
 }
 
-static void method(struct prov *p, const char *text, size_t len)
+/*
+ * How the boot was made: log, console, qemu-kvm, qemu-tcg, qemu-tcg-icount,
+ * with "-arm64" for an arm64 guest (a series never mixes two architectures,
+ * and history bisect boots the same one; amd64's names are what they were).
+ */
+static void method(struct prov *p, const char *text, size_t len, const char *machine)
 {
+	const char *arch = machine && machine[0] ? bm_arch_of_machine(machine) : "";
+
 	char accel[16], icount[8], captured[8];
 
 	mget(text, len, "accel", accel, sizeof(accel));
@@ -77,6 +84,8 @@ static void method(struct prov *p, const char *text, size_t len)
 		copy(p->method, sizeof(p->method), !strcmp(icount, "1") ? "qemu-tcg-icount" : "qemu-tcg");
 	else
 		copy(p->method, sizeof(p->method), accel[0] ? accel : "unknown");
+	if (!strcmp(arch, "arm64") && strlen(p->method) + 7 < sizeof(p->method))
+		strcat(p->method, "-arm64");
 }
 
 /* The spec's words after the kernel: its extra command-line arguments. */
@@ -119,7 +128,7 @@ static void provenance(struct prov *p, const char *dir, const struct bm_results 
 		p->config_sha[0] = '\0';
 	mget(text, len, "vmlinuz_sha256", p->vmlinuz_sha, sizeof(p->vmlinuz_sha));
 	mget(text, len, "initrd_sha256", p->initrd_sha, sizeof(p->initrd_sha));
-	method(p, text, len);
+	method(p, text, len, bm_hello_get(r, "machine"));
 	meta_host(text, len, p->host, sizeof(p->host));
 	if (!p->host[0])
 		mget(text, len, "source", p->host, sizeof(p->host));

@@ -96,12 +96,22 @@ static int groups_of(const struct bm_hist_data *d, const unsigned char *want, st
 
 const char *const *bm_hist_method_args(const char *method)
 {
-	static const char *const icount[] = { "--accel", "tcg", "--icount", "1", NULL };
-	static const char *const tcg[] = { "--accel", "tcg", NULL };
-	static const char *const kvm[] = { "--accel", "kvm", NULL };
+	static const struct {
+		const char *method;
+		const char *const args[7];
+	} tab[] = {
+		{ "qemu-tcg-icount", { "--accel", "tcg", "--icount", "1" } },
+		{ "qemu-tcg", { "--accel", "tcg" } },
+		{ "qemu-kvm", { "--accel", "kvm" } },
+		{ "qemu-tcg-icount-arm64", { "--arch", "arm64", "--accel", "tcg", "--icount", "1" } },
+		{ "qemu-tcg-arm64", { "--arch", "arm64", "--accel", "tcg" } },
+		{ "qemu-kvm-arm64", { "--arch", "arm64", "--accel", "kvm" } },
+	};
 
-	return !strcmp(method, "qemu-tcg-icount") ? icount : !strcmp(method, "qemu-tcg") ? tcg :
-	       !strcmp(method, "qemu-kvm") ? kvm : NULL;
+	for (size_t i = 0; method && i < sizeof(tab) / sizeof(tab[0]); i++)
+		if (!strcmp(method, tab[i].method))
+			return tab[i].args;
+	return NULL;
 }
 
 static int extra_gives(char *const *extra, int nextra, const char *opt)
