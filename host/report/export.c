@@ -6,10 +6,11 @@
 #include "export.h"
 #include "json.h"
 #include "schema.h"
+#include "util.h"
 
 static const char *const columns[] = {
 	"kernel", "fs", "workload", "variant", "metric", "value", "unit", "repeat",
-	"partial", "status", "run", "label", "schema", "disk_bus", NULL,
+	"partial", "status", "run", "label", "schema", "disk_bus", "arch", NULL,
 };
 
 void bm_csv_field(FILE *f, const char *s)
@@ -75,6 +76,9 @@ void bm_export_boot(struct bm_export *e, const char *label, const struct bm_resu
 	const char *kernel = bm_hello_get(r, "kernel");
 	/* the bus the guest found its disk on (HELLO), as the tests ran on it */
 	const char *bus = bm_hello_get(r, "disk_bus");
+	/* the guest's architecture, Debian's name, from its own uname (HELLO) */
+	const char *mach = bm_hello_get(r, "machine");
+	const char *arch = mach && mach[0] ? bm_arch_of_machine(mach) : "";
 	char value[40], rep[16], partial[4];
 	size_t i;
 	unsigned m;
@@ -88,7 +92,7 @@ void bm_export_boot(struct bm_export *e, const char *label, const struct bm_resu
 			const char *vals[] = {
 				kernel ? kernel : "", h->fs, h->wl, h->test, h->m[m].name,
 				value, h->m[m].unit, rep, partial, bm_status_name(r->status),
-				r->run, label, BM_SCHEMA_EXPORT, bus ? bus : "", NULL,
+				r->run, label, BM_SCHEMA_EXPORT, bus ? bus : "", arch, NULL,
 			};
 
 			bm_fmt_double(value, sizeof(value), h->m[m].value);

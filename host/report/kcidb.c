@@ -153,8 +153,11 @@ static void build_saw(struct bm_kcidb_build *k, const struct bm_results *r)
 
 	if (r->have_hello) {
 		k->status = "PASS";
+		/* the kernel's ARCH name, as KernelCI's builds have it: x86_64, arm64
+		 * (uname says aarch64) */
 		if (!k->arch[0] && m)
-			bm_kcidb_path_part(k->arch, sizeof(k->arch), m);
+			bm_kcidb_path_part(k->arch, sizeof(k->arch),
+					   !strcmp(m, "aarch64") ? "arm64" : m);
 	} else if (!k->status) {
 		k->status = bm_kcidb_class_status(r->status);
 	}
