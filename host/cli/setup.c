@@ -40,6 +40,11 @@ static int set_arch(struct bm_setup *s, const struct bm_boot_opts *o)
 		bm_msg("--arch %s: bootmark boots amd64 and arm64", o->arch);
 		return -EINVAL;
 	}
+	if (!strcmp(o->accel, "kvm") && s->arch != bm_qemu_arch_host()) {
+		bm_msg("--accel kvm: KVM runs %s guests here, not %s (--accel tcg or auto)",
+		       bm_qemu_arch_host()->name, s->arch->name);
+		return -EINVAL;
+	}
 	amd64 = !strcmp(s->arch->name, "amd64");
 	if (strcmp(m, "auto") && amd64 != strcmp(m, "virt")) {
 		bm_msg("--machine %s is not a machine of %s (%s)", m, s->arch->name,
