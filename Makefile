@@ -322,6 +322,12 @@ check-disk: all
 check-buses: all
 	$(Q)BM=$(O)/bootmark $(STEP) buses sh tests/buses.sh
 
+# arm64 in QEMU (virt, TCG): bad --arch input, then two boots of Debian's 6.1 arm64
+# kernel with the arm64 image (virtio and NVMe, ext4 and xfs), meta.json, the export
+# and compare's refusal to mix architectures (tests/arm64.sh; about 2 minutes)
+check-arm64: all arm64
+	$(Q)BM=$(O)/bootmark $(STEP) arm64 sh tests/arm64.sh
+
 # rawio on QEMU's NVMe (one 6.1 boot, about 10 s): every engine, passthrough and
 # IOPOLL included, reads and writes, run once on --fs ext4,xfs, the disk's ends zeroed
 check-rawio: all
@@ -451,7 +457,7 @@ CHECK_JOBS ?= 2
 CHECK_PHASE1 := check-layers check-unit check-bench check-kernels check-image check-host check-report \
 	check-stats check-history check-trace
 CHECK_PHASE2 := check-compare check-bisect check-watchdog
-CHECK_PHASE3 := check-e2e check-ci check-ci-confirm check-disk check-buses check-rawio check-pxe check-capture check-lava check-faults \
+CHECK_PHASE3 := check-e2e check-ci check-ci-confirm check-disk check-buses check-rawio check-arm64 check-pxe check-capture check-lava check-faults \
 	check-verdicts check-procs check-outsafety check-sharedcache check-agree check-docs
 CHECK_PARTS := $(CHECK_PHASE1) $(CHECK_PHASE2) $(CHECK_PHASE3)
 CHECK_MAKE = CHECK_LOG=$(abspath $(O))/check.log $(MAKE) --no-print-directory
@@ -514,7 +520,7 @@ clean:
 	run bench deps \
 	check-disk check-buses check-pxe check-capture check-lava check-watchdog check-lab check-faults \
 	check-bench \
-	check-verdicts check-procs check-outsafety check-sharedcache check-kernels check-distro clean fuzz \
+	check-verdicts check-procs check-outsafety check-sharedcache check-kernels check-distro check-arm64 clean fuzz \
 	check-docs check-agree check-stats check-ci check-ci-confirm check-history history-accuracy check-rawio FORCE
 FORCE:
 .SECONDARY:
