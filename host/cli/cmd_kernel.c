@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* bootmark kernel fetch SPEC | kernel list | kernel update | kernel build SRC */
+/* bootmark kernel fetch SPEC | kernel list [--all] [--arch A] | kernel update |
+ * kernel build SRC */
 #include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -22,11 +23,25 @@ static const struct bm_opt build_tab[] = {
 	BM_OPT_END,
 };
 
+struct list_opts {
+	int all;
+	char arch[BM_ARCH_MAX];
+};
+
+static const struct bm_opt list_tab[] = {
+	{ .name = "all", .type = BM_OPT_BOOL, .off = offsetof(struct list_opts, all),
+	  .help = "every flavour (cloud, rt), not only the plain one" },
+	{ .name = "arch", .type = BM_OPT_STR, .off = offsetof(struct list_opts, arch),
+	  .len = sizeof(((struct list_opts *)0)->arch), .choices = bm_arches,
+	  .help = "the kernels of this architecture; default the host's" },
+	BM_OPT_END,
+};
+
 static void kernel_usage(FILE *f)
 {
 	static const struct bm_usage forms[] = {
 		{ .cmd = "bootmark kernel fetch", .lead = "SPEC" },
-		{ .cmd = "bootmark kernel list", .lead = "[--all]" },
+		{ .cmd = "bootmark kernel list", .tab = list_tab },
 		{ .cmd = "bootmark kernel update" },
 		{ .cmd = "bootmark kernel build", .lead = "SRC", .tab = build_tab },
 		{ .cmd = NULL },
@@ -37,9 +52,11 @@ static void kernel_usage(FILE *f)
 		   "       Debian 12's and 13's archives has it: bookworm, trixie and their\n"
 		   "       -security, -updates and -backports; downloaded, extracted and\n"
 		   "       depmod'ed into the cache), or local:BZIMAGE[:MODULES_ROOT] (checked,\n"
-		   "       nothing copied).\n"
-		   "list:  cached kernels and the Debian ones, with package version and archive;\n"
-		   "       the plain flavour (6.1.0-53-amd64), or with --all the cloud and rt ones too.\n"
+		   "       nothing copied).  The release's end names the architecture:\n"
+		   "       6.1.0-53-amd64, 6.1.0-53-arm64, 6.1.0-53-cloud-arm64.\n"
+		   "list:  cached kernels and the Debian ones, with package version and archive,\n"
+		   "       of one architecture (--arch: amd64 or arm64; default the host's, %s):\n"
+		   "       the plain flavour (6.1.0-53-%s), or with --all the cloud and rt ones too.\n"
 		   "update: fetches bootmark's Debian package lists now (<cache>/apt; otherwise\n"
 		   "       when older than a day, or when a kernel is not found in them).\n"
 		   "       The mirror comes from the host's apt sources, else deb.debian.org;\n"
@@ -49,10 +66,41 @@ static void kernel_usage(FILE *f)
 		   "       devtmpfs built in), make bzImage; prints local:OUT/arch/x86/boot/bzImage\n"
 		   "       last, and make's output goes to OUT/build.log.\n"
 		   "Cache: $BOOTMARK_CACHE, else $XDG_CACHE_HOME/bootmark, else ~/.cache/bootmark.\n"
-		   "Exit: 0 ok, 1 the kernel did not build, 100 bad spec or option,\n"
-		   "      111 download/extract/system error.\n\n"
-		   "kernel build options:\n");
+		   "Exit: 0 ok, 1 the kernel did not build, 100 bad spec or option (an\n"
+		   "      architecture other than amd64 and arm64), 111 download/extract/system error.\n\n"
+		   "kernel list options:\n", bm_host_arch(), bm_arch_ok(bm_host_arch()) ?
+		   bm_host_arch() : "amd64");
+	bm_cli_help(f, list_tab);
+	fprintf(f, "\nkernel build options:\n");
 	bm_cli_help(f, build_tab);
+}
+
+static int list(int argc, char **argv)
+{
+	struct list_opts o;
+	const char *name, *val;
+	int i, rc;
+
+	bm_opts_defaults(list_tab, &o);
+	for (i = 1; i < argc; i++) {
+		rc = bm_cli_step(list_tab, &o, NULL, argc, argv, &i, &name, &val);
+		if (rc == 1) {
+			kernel_usage(stdout);
+			return BM_EXIT_OK;
+		}
+		if (rc)
+			return BM_EXIT_USAGE;  /* said why: an unknown architecture names ours */
+		if (!name) {
+			bm_msg("kernel list takes no '%s' (only --all and --arch)", val);
+			return BM_EXIT_USAGE;
+		}
+	}
+	if (!o.arch[0])
+		snprintf(o.arch, sizeof(o.arch), "%s", bm_host_arch());
+	/* a host of another architecture lists nothing by default: say which there are */
+	if (bm_arch_check("kernel list (this host's architecture; give --arch)", o.arch))
+		return BM_EXIT_USAGE;
+	return bm_kernel_list(stdout, o.arch, o.all) ? BM_EXIT_SYSTEM : BM_EXIT_OK;
 }
 
 static int build(int argc, char **argv)
@@ -138,10 +186,8 @@ int bm_cmd_kernel(int argc, char **argv)
 		       "shows what they hold)\n");
 		return BM_EXIT_OK;
 	}
-	if (argc == 2 && !strcmp(argv[1], "list"))
-		return bm_kernel_list(stdout, 0) ? BM_EXIT_SYSTEM : BM_EXIT_OK;
-	if (argc == 3 && !strcmp(argv[1], "list") && !strcmp(argv[2], "--all"))
-		return bm_kernel_list(stdout, 1) ? BM_EXIT_SYSTEM : BM_EXIT_OK;
+	if (argc >= 2 && !strcmp(argv[1], "list"))
+		return list(argc - 1, argv + 1);
 	if (argc >= 3 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h"))) {
 		kernel_usage(stdout);
 		return BM_EXIT_OK;
@@ -151,9 +197,7 @@ int bm_cmd_kernel(int argc, char **argv)
 	else if (strcmp(argv[1], "fetch") && strcmp(argv[1], "list"))
 		bm_msg("kernel: unknown command '%s' (fetch, list or build; see bootmark kernel "
 		       "--help)", argv[1]);
-	else if (!strcmp(argv[1], "fetch"))
-		bm_msg("kernel fetch takes one SPEC (see bootmark kernel --help)");
 	else
-		bm_msg("kernel list takes only --all");
+		bm_msg("kernel fetch takes one SPEC (see bootmark kernel --help)");
 	return BM_EXIT_USAGE;
 }
