@@ -3,7 +3,7 @@
  * bootmark's own apt configuration, so that deb:RELEASE names the same kernel on
  * every host: the host's apt sees only its own release (a Debian 13 host has no
  * 6.1.0-53-amd64), bootmark's sees Debian 12's and 13's archives, their security,
- * updates and backports suites, whatever the host runs.
+ * updates and backports suites, whatever the host runs, for amd64 and arm64.
  *
  *   <cache>/apt/sources.list.d/bootmark.sources   written from the host's mirrors
  *   <cache>/apt/lists/       Packages lists only (Targets: Packages)
@@ -14,7 +14,8 @@
  * Every apt-get and apt-cache call gets the same -o options: Dir::Etc::SourceList
  * and the parts point at bootmark's sources only, Dir::State::Lists and
  * Dir::Cache at the folders above, the dpkg status, preferences and trusted
- * parts at nothing.  Signatures are still checked: every entry is Signed-By the
+ * parts at nothing, the architectures at bm_arches (amd64 native, so a
+ * foreign one's packages are "linux-image-X:arm64" to apt).  Signatures are still checked: every entry is Signed-By the
  * host's debian-archive-keyring (Debian 12's holds the bookworm and trixie keys).
  * The lists are updated when older than BM_APT_MAX_AGE, when the sources change,
  * when a lookup misses, and on "bootmark kernel update".
