@@ -9,6 +9,7 @@
 #     --arch arm64 the arm64 ones only; --arch riscv64 exits 100 naming ours;
 #   - kernel fetch of an arm64 kernel caches its Image (no vmlinux), config,
 #     depmod'ed modules and a package file naming arm64;
+#   - kernel build --arch arm64 cross-compiles (on a stub tree: what make gets);
 #   - kernel fetch of the default kernel records the version and archive the list
 #     gave, and its vmlinuz hashes as the one of the user's cache (when that has it);
 #   - an unknown release exits 100 naming the archives, and caches nothing;
@@ -127,6 +128,40 @@ if [ "$arc" = bookworm-security ]; then
 	BOOTMARK_CACHE="$t/nosec" BOOTMARK_DEBIAN_SECURITY=http://127.0.0.1:9/debian-security \
 		"$bin" kernel fetch "deb:$kernel" > /dev/null 2> "$t/nosec-fetch.err"
 	check "then $kernel (only in bookworm-security) is not found: exit 100" "[ $? -eq 100 ]"
+fi
+
+# kernel build --arch arm64 on a stub tree (its Makefile logs what it was given):
+# the cross-compiling variables reach every make, the Image is what is printed;
+# without aarch64-linux-gnu-gcc it is bad input naming the package.  A real
+# cross build takes a kernel tree and many minutes: not here.
+if [ "$(uname -m)" = x86_64 ]; then
+	mkdir -p "$t/ktree" "$t/xbin" "$t/nobin"
+	: > "$t/ktree/Kconfig"
+	printf '#!/bin/sh\nexit 0\n' > "$t/xbin/aarch64-linux-gnu-gcc"
+	chmod +x "$t/xbin/aarch64-linux-gnu-gcc"
+	cat > "$t/ktree/Makefile" <<'EOF'
+$(shell echo "$(MAKECMDGOALS) ARCH=$(ARCH) CROSS_COMPILE=$(CROSS_COMPILE)" >> $(O)/makes)
+defconfig:
+	echo CONFIG_64BIT=y > $(O)/.config
+olddefconfig:
+	true
+Image:
+	mkdir -p $(O)/arch/arm64/boot && echo Image > $(O)/arch/arm64/boot/Image
+EOF
+	PATH="$t/xbin:$PATH" "$bin" kernel build --arch arm64 --out "$t/kout" --jobs 1 "$t/ktree" \
+		> "$t/kbuild.out" 2> "$t/kbuild.err"
+	rc=$?
+	check "kernel build --arch arm64: exit 0, prints local:OUT/arch/arm64/boot/Image" \
+		"[ $rc -eq 0 ] && [ \"\$(tail -n 1 $t/kbuild.out)\" = 'local:$t/kout/arch/arm64/boot/Image' ]"
+	check "every make got ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-, the arm64 fragment merged" \
+		"[ \$(grep -c ' ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-\$' $t/kout/makes) -eq 3 ] && grep -q '^Image ' $t/kout/makes && grep -qx 'CONFIG_SERIAL_AMBA_PL011_CONSOLE=y' $t/kout/.config"
+	PATH="$t/nobin" "$bin" kernel build --arch arm64 --out "$t/kout2" "$t/ktree" \
+		> /dev/null 2> "$t/kbuild2.err"
+	check "without aarch64-linux-gnu-gcc: exit 100 naming gcc-aarch64-linux-gnu, nothing built" \
+		"[ $? -eq 100 ] && grep -q 'apt-get install gcc-aarch64-linux-gnu' $t/kbuild2.err && [ ! -e $t/kout2/makes ]"
+	"$bin" kernel build --arch riscv64 "$t/ktree" > /dev/null 2> "$t/kbuild3.err"
+	check "kernel build --arch riscv64: exit 100 naming amd64 and arm64" \
+		"[ $? -eq 100 ] && grep -q 'riscv64.*amd64, arm64' $t/kbuild3.err"
 fi
 
 echo "kernels: $pass passed, $fail failed"

@@ -17,9 +17,14 @@
 static const struct bm_opt build_tab[] = {
 	KSTR("out", out, NULL, "build directory (make O=); default <cache>/builds/<name of SRC>"),
 	KSTR("base", base, "defconfig", "defconfig, allnoconfig, tinyconfig, or a config FILE"),
-	KSTR("fragment", fragment, NULL, "config fragment (default: <configs>/kernel.config)"),
+	KSTR("fragment", fragment, NULL, "config fragment (default: <configs>/kernel.config, "
+	     "arm64's kernel-arm64.config)"),
 	{ .name = "jobs", .type = BM_OPT_INT, .off = offsetof(struct bm_kbuild, jobs), .def = "0",
 	  .min = 0, .max = 1024, .help = "make -j; 0 = the number of online CPUs" },
+	{ .name = "arch", .type = BM_OPT_STR, .off = offsetof(struct bm_kbuild, arch),
+	  .len = sizeof(((struct bm_kbuild *)0)->arch), .choices = bm_arches,
+	  .help = "the kernel's architecture; default the host's (another is cross-compiled: "
+		  "ARCH=, CROSS_COMPILE=)" },
 	BM_OPT_END,
 };
 
@@ -64,7 +69,10 @@ static void kernel_usage(FILE *f)
 		   "build: SRC is a kernel tree or a tarball (unpacked once into OUT/src); the\n"
 		   "       base config plus the fragment (virtio, ext4, xfs, serial console,\n"
 		   "       devtmpfs built in), make bzImage; prints local:OUT/arch/x86/boot/bzImage\n"
-		   "       last, and make's output goes to OUT/build.log.\n"
+		   "       last, and make's output goes to OUT/build.log.  --arch arm64: the\n"
+		   "       fragment configs/kernel-arm64.config (PL011 console, virtio-console,\n"
+		   "       PCI host), make Image, local:OUT/arch/arm64/boot/Image; cross-compiled\n"
+		   "       (ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-) on an amd64 host.\n"
 		   "Cache: $BOOTMARK_CACHE, else $XDG_CACHE_HOME/bootmark, else ~/.cache/bootmark.\n"
 		   "Exit: 0 ok, 1 the kernel did not build, 100 bad spec or option (an\n"
 		   "      architecture other than amd64 and arm64), 111 download/extract/system error.\n\n"
@@ -107,7 +115,7 @@ static int build(int argc, char **argv)
 {
 	struct bm_kbuild b;
 	char spec[PATH_MAX + 8], exe[PATH_MAX];
-	const char *src = NULL, *name, *val;
+	const char *src = NULL, *name, *val, *frag;
 	int i, rc;
 
 	bm_opts_defaults(build_tab, &b);
@@ -132,9 +140,15 @@ static int build(int argc, char **argv)
 		return BM_EXIT_USAGE;
 	}
 	snprintf(b.src, sizeof(b.src), "%s", src);
+	if (!b.arch[0])
+		snprintf(b.arch, sizeof(b.arch), "%s", bm_host_arch());
+	if (bm_arch_check("kernel build (this host's architecture; give --arch)", b.arch))
+		return BM_EXIT_USAGE;
+	/* arm64's has its console (PL011) and PCI host (ECAM) instead of x86's */
+	frag = strcmp(b.arch, "amd64") ? "kernel-arm64.config" : "kernel.config";
 	if (!b.fragment[0] && (bm_exe_dir(exe, sizeof(exe)) ||
-			       bm_path(b.fragment, sizeof(b.fragment), "%s/../configs/kernel.config", exe))) {
-		bm_msg("cannot find configs/kernel.config: give --fragment");
+			       bm_path(b.fragment, sizeof(b.fragment), "%s/../configs/%s", exe, frag))) {
+		bm_msg("cannot find configs/%s: give --fragment", frag);
 		return BM_EXIT_USAGE;
 	}
 	rc = bm_kernel_build(&b, spec, sizeof(spec));
