@@ -60,10 +60,12 @@ static int count_ko(const char *path, const struct stat *st, int flag, struct FT
 	return 0;
 }
 
-static void list_cached(FILE *f, const char *dir, char ***cached, size_t *ncached)
+static void list_cached(FILE *f, const char *dir, const char *arch, char ***cached,
+			size_t *ncached)
 {
 	struct dirent *de;
 	DIR *d = opendir(dir);
+	size_t others = 0;
 
 	fprintf(f, "cached in %s:\n", dir);
 	if (!d) {
@@ -77,6 +79,10 @@ static void list_cached(FILE *f, const char *dir, char ***cached, size_t *ncache
 
 		if (de->d_name[0] == '.' || bm_deb_cached(de->d_name, &k))
 			continue;
+		if (strcmp(k.arch, arch)) {
+			others++;
+			continue;
+		}
 		if (stat(k.vmlinuz, &st))
 			continue;
 		nmodules = 0;
@@ -91,6 +97,8 @@ static void list_cached(FILE *f, const char *dir, char ***cached, size_t *ncache
 	closedir(d);
 	if (!*ncached)
 		fprintf(f, "  (none)\n");
+	if (others)
+		fprintf(f, "  (and %zu of other architectures: kernel list --arch ARCH)\n", others);
 }
 
 /* Newest kernel first: 6.12.117+deb13 before 6.12.9+deb13 before 6.1.0-53. */
@@ -103,8 +111,8 @@ static int cmp_pkg(const void *a, const void *b)
 
 /*
  * A release's flavour: what follows its version and ABI, "amd64" of
- * 6.1.0-53-amd64 and 6.12.117+deb13-amd64, "cloud-amd64" of
- * 6.1.0-53-cloud-amd64.  Components up to the first one not starting with a
+ * 6.1.0-53-amd64 and 6.12.117+deb13-amd64, "cloud-arm64" of
+ * 6.1.0-53-cloud-arm64: the plain flavour is the architecture's name.  Components up to the first one not starting with a
  * digit are the version.
  */
 static const char *flavour(const char *rel)
@@ -119,7 +127,7 @@ static const char *flavour(const char *rel)
 	return "";
 }
 
-int bm_kernel_list(FILE *f, int all)
+int bm_kernel_list(FILE *f, const char *arch, int all)
 {
 	char dir[PATH_MAX], **cached = NULL;
 	struct bm_debpkg *avail = NULL;
@@ -129,18 +137,20 @@ int bm_kernel_list(FILE *f, int all)
 	rc = bm_kernels_dir(dir, sizeof(dir));
 	if (rc)
 		return rc;
-	list_cached(f, dir, &cached, &ncached);
+	list_cached(f, dir, arch, &cached, &ncached);
 	fflush(f);
-	rc = bm_deb_available(&avail, &navail);
+	rc = bm_deb_available(arch, &avail, &navail);
 	if (rc) {
 		bm_msg("cannot list Debian kernels: %s", strerror(-rc));
 		goto out_free;
 	}
 	qsort(avail, navail, sizeof(*avail), cmp_pkg);
-	fprintf(f, "available from Debian 12 and 13 (release, package version, archive):\n");
+	/* amd64's header stays as it was: scripts and docs read it */
+	fprintf(f, "available from Debian 12 and 13%s%s (release, package version, archive):\n",
+		strcmp(arch, "amd64") ? " for " : "", strcmp(arch, "amd64") ? arch : "");
 	for (i = 0; i < navail; i++) {
 		/* the cloud and rt flavours would triple the list: --all shows them */
-		if (!all && strcmp(flavour(avail[i].release), "amd64")) {
+		if (!all && strcmp(flavour(avail[i].release), arch)) {
 			others++;
 			continue;
 		}

@@ -3,9 +3,10 @@
  * Debian kernels: apt-get download linux-image-<release>=<version> through
  * bootmark's apt (kernels/debapt.c), dpkg-deb -x, keep vmlinuz, config and
  * modules, depmod (the package ships no modules.dep), take the vmlinux out of
- * vmlinuz for PVH boots (kernels/vmlinux.c), write which version and archive it
- * was, then rename the finished tree into the cache: a cache entry either is
- * complete or does not exist.
+ * vmlinuz for PVH boots (kernels/vmlinux.c; amd64 only: an arm64 vmlinuz is
+ * the uncompressed Image QEMU boots), write which version, archive and
+ * architecture it was, then rename the finished tree into the cache: a cache
+ * entry either is complete or does not exist.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -33,8 +34,9 @@ int bm_kernels_dir(char *buf, size_t len)
 
 _Static_assert(BM_DEB_VER_MAX == BM_DEB_SUITE_MAX, "read_package fills both alike");
 
-/* kernels/<release>/package: "version 6.1.187-1" and "archive bookworm-security"
- * lines; entries cached before bootmark wrote it have none (fields stay ""). */
+/* kernels/<release>/package: "version 6.1.187-1", "archive bookworm-security"
+ * and "arch arm64" lines; entries cached before bootmark wrote it have none
+ * (fields stay ""), and older ones no arch line (the release names it). */
 static void read_package(struct bm_kernel *k)
 {
 	char path[PATH_MAX], line[256];
@@ -55,18 +57,23 @@ static void read_package(struct bm_kernel *k)
 			memcpy(dst, line + 8, n - 8);
 			dst[n - 8] = '\0';
 		}
+		if (!strncmp(line, "arch ", 5) && n > 5 && n - 5 < sizeof(k->arch)) {
+			memcpy(k->arch, line + 5, n - 5);
+			k->arch[n - 5] = '\0';
+		}
 	}
 	fclose(f);
 }
 
 static int write_package(const char *keep, const struct bm_debpkg *p)
 {
-	char path[PATH_MAX], text[BM_REL_MAX + BM_DEB_VER_MAX + BM_DEB_SUITE_MAX + 64];
+	char path[PATH_MAX];
+	char text[BM_REL_MAX + BM_DEB_VER_MAX + BM_DEB_SUITE_MAX + BM_ARCH_MAX + 64];
 
 	if (bm_path(path, sizeof(path), "%s/package", keep))
 		return -ENAMETOOLONG;
-	snprintf(text, sizeof(text), "package linux-image-%s\nversion %s\narchive %s\n",
-		 p->release, p->version, p->archive);
+	snprintf(text, sizeof(text), "package linux-image-%s\nversion %s\narchive %s\narch %s\n",
+		 p->release, p->version, p->archive, p->arch);
 	return bm_write_file_atomic(path, text, strlen(text));
 }
 
@@ -93,6 +100,8 @@ int bm_deb_cached(const char *release, struct bm_kernel *out)
 		out->vmlinux[0] = '\0';
 	out->deb = 1;
 	read_package(out);
+	if (!out->arch[0] && bm_release_arch(release, out->arch, sizeof(out->arch)))
+		snprintf(out->arch, sizeof(out->arch), "amd64");  /* all bootmark fetched then */
 	return 0;
 }
 
@@ -180,11 +189,14 @@ static void give_to_apt(const char *dir)
 static int download(const struct bm_debpkg *p, char *deb, size_t len, char *dldir, size_t dllen)
 {
 	const char *tmpdir = getenv("TMPDIR");
-	char what[BM_REL_MAX + BM_DEB_VER_MAX + 16];
+	char what[BM_REL_MAX + BM_ARCH_MAX + BM_DEB_VER_MAX + 16];
 	char *const args[] = { "-q", "download", what, NULL };
 	int status = 0, rc;
 
-	snprintf(what, sizeof(what), "linux-image-%s=%s", p->release, p->version);
+	/* a foreign architecture's package is named with it (linux-image-X:arm64) */
+	snprintf(what, sizeof(what), "linux-image-%s%s%s=%s", p->release,
+		 strcmp(p->arch, "amd64") ? ":" : "", strcmp(p->arch, "amd64") ? p->arch : "",
+		 p->version);
 	if (bm_path(dldir, dllen, "%s/bootmark-apt-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp"))
 		return -ENAMETOOLONG;
 	if (!mkdtemp(dldir))
@@ -241,8 +253,8 @@ static int download_extract(const char *tmp, const struct bm_debpkg *p)
 	rc = keep_files(x, keep, rel);
 	if (!rc)
 		rc = bm_run_ok(dm, NULL, -1);
-	if (!rc)
-		keep_vmlinux(keep, rel);
+	if (!rc && !strcmp(p->arch, "amd64"))
+		keep_vmlinux(keep, rel);  /* arm64: the vmlinuz is already the Image */
 	if (!rc)
 		rc = write_package(keep, p);
 out_rm_dldir:

@@ -3,7 +3,7 @@
  * bootmark's own apt configuration, so that deb:RELEASE names the same kernel on
  * every host: the host's apt sees only its own release (a Debian 13 host has no
  * 6.1.0-53-amd64), bootmark's sees Debian 12's and 13's archives, their security,
- * updates and backports suites, whatever the host runs.
+ * updates and backports suites, whatever the host runs, for amd64 and arm64.
  *
  *   <cache>/apt/sources.list.d/bootmark.sources   written from the host's mirrors
  *   <cache>/apt/lists/       Packages lists only (Targets: Packages)
@@ -14,7 +14,8 @@
  * Every apt-get and apt-cache call gets the same -o options: Dir::Etc::SourceList
  * and the parts point at bootmark's sources only, Dir::State::Lists and
  * Dir::Cache at the folders above, the dpkg status, preferences and trusted
- * parts at nothing.  Signatures are still checked: every entry is Signed-By the
+ * parts at nothing, the architectures at bm_arches (amd64 native, so a
+ * foreign one's packages are "linux-image-X:arm64" to apt).  Signatures are still checked: every entry is Signed-By the
  * host's debian-archive-keyring (Debian 12's holds the bookworm and trixie keys).
  * The lists are updated when older than BM_APT_MAX_AGE, when the sources change,
  * when a lookup misses, and on "bootmark kernel update".
@@ -91,23 +92,36 @@ static int append(char *buf, size_t len, size_t *used, const char *fmt, ...)
 	return 0;
 }
 
+/* bm_arches joined by sep: the sources' "amd64 arm64", apt's "amd64,arm64". */
+static int arches_text(char *buf, size_t len, char sep)
+{
+	size_t used = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; bm_arches[i]; i++)
+		if (append(buf, len, &used, "%s%s", i ? (sep == ' ' ? " " : ",") : "", bm_arches[i]))
+			return -ENAMETOOLONG;
+	return 0;
+}
+
 int bm_apt_sources_text(const struct bm_deb_mirrors *m, const char *keyring,
 			char *buf, size_t len)
 {
 	static const char stanza[] =
 		"\nTypes: deb\nURIs: %s\nSuites: %s\nComponents: main\n"
-		"Architectures: amd64\nTargets: Packages\nSigned-By: %s\n";
-	char main_suites[256], sec_suites[256];
+		"Architectures: %s\nTargets: Packages\nSigned-By: %s\n";
+	char main_suites[256], sec_suites[256], arches[64];
 	size_t used = 0;
 
 	if (suites_text(main_suites, sizeof(main_suites), 0) ||
-	    suites_text(sec_suites, sizeof(sec_suites), 1))
+	    suites_text(sec_suites, sizeof(sec_suites), 1) || arches_text(arches, sizeof(arches), ' '))
 		return -ENAMETOOLONG;
 	if (append(buf, len, &used, "# Written by bootmark (kernels/debapt.c): the archives "
 		   "deb:RELEASE is looked up in.\n# Debian mirror from %s, security archive "
 		   "from %s.\n", m->debian_from, m->security_from) ||
-	    append(buf, len, &used, stanza, m->debian, main_suites, keyring) ||
-	    append(buf, len, &used, stanza, m->security, sec_suites, keyring))
+	    append(buf, len, &used, stanza, m->debian, main_suites, arches, keyring) ||
+	    append(buf, len, &used, stanza, m->security, sec_suites, arches, keyring))
 		return -ENAMETOOLONG;
 	return 0;
 }
@@ -126,18 +140,24 @@ static int apt_paths(struct apt *a)
 		"Dir::Etc::PreferencesParts=%s/empty.d",
 		"Dir::Etc::Trusted=/dev/null",
 		"Dir::Etc::TrustedParts=%s/empty.d",
+		/* the native one: dpkg's name on an amd64 host, whatever this host is;
+		 * the list as a value, which apt prefers to a host's list entries
+		 * (never dpkg --add-architecture: the host's dpkg stays as it is) */
 		"APT::Architecture=amd64",
-		"APT::Architectures=amd64",
+		"APT::Architectures=%s",
 	};
-	char root[PATH_MAX];
+	char root[PATH_MAX], arches[64];
 	int rc, i;
 
 	rc = bm_cache_root(root, sizeof(root));
 	if (rc || bm_path(a->dir, sizeof(a->dir), "%s/apt", root))
 		return rc ? rc : -ENAMETOOLONG;
+	if (arches_text(arches, sizeof(arches), ','))
+		return -ENAMETOOLONG;
 	for (i = 0; i < NOPT; i++) {
-		/* the formats hold at most one %s */
-		int n = snprintf(a->opt[i], sizeof(a->opt[i]), fmt[i], a->dir);
+		/* the formats hold at most one %s: the folder, or the architectures */
+		int n = snprintf(a->opt[i], sizeof(a->opt[i]), fmt[i],
+				 strstr(fmt[i], "Architectures") ? arches : a->dir);
 
 		if (n < 0 || (size_t)n >= sizeof(a->opt[i]))
 			return -ENAMETOOLONG;
@@ -473,10 +493,13 @@ static char *first_word(char *s)
 	return s;
 }
 
-/* "linux-image-6.1.0-53-amd64 |  6.1.187-1 | http://... bookworm-security/main amd64 Packages" */
+/*
+ * "linux-image-6.1.0-53-amd64 |  6.1.187-1 | http://... bookworm-security/main amd64 Packages";
+ * a package of a foreign architecture is named with it, "linux-image-6.1.0-53-arm64:arm64".
+ */
 static int madison_line(char *line, struct bm_debpkg *p)
 {
-	char *name, *version, *where, *bar1, *bar2, *suite;
+	char *name, *version, *where, *bar1, *bar2, *suite, *arch;
 
 	bar1 = strchr(line, '|');
 	bar2 = bar1 ? strchr(bar1 + 1, '|') : NULL;
@@ -490,14 +513,20 @@ static int madison_line(char *line, struct bm_debpkg *p)
 	suite = strchr(where, ' ');   /* after the URI */
 	if (!suite || strncmp(name, "linux-image-", 12))
 		return -EINVAL;
+	arch = suite + strspn(suite, " ");
+	arch += strcspn(arch, " ");   /* after the suite/component */
+	arch = first_word(arch);
 	suite = first_word(suite);
 	suite[strcspn(suite, "/")] = '\0';
+	name[strcspn(name, ":")] = '\0';
 	if (strlen(name + 12) >= sizeof(p->release) || strlen(version) >= sizeof(p->version) ||
-	    strlen(suite) >= sizeof(p->archive) || !*version || !*suite)
+	    strlen(suite) >= sizeof(p->archive) || strlen(arch) >= sizeof(p->arch) ||
+	    !*version || !*suite || !*arch)
 		return -EINVAL;
 	strcpy(p->release, name + 12);
 	strcpy(p->version, version);
 	strcpy(p->archive, suite);
+	strcpy(p->arch, arch);
 	return 0;
 }
 
@@ -595,25 +624,30 @@ int bm_deb_lookup(const char *release, struct bm_debpkg *p)
 	return rc ? rc : lookup_once(release, p);
 }
 
-/* Real releases only: "6.12-amd64" is a meta-package, not a kernel. */
-static int wanted(const char *rel)
+/* Real releases of arch only: "6.12-arm64" is a meta-package, not a kernel. */
+static int wanted(const char *rel, const char *arch)
 {
-	size_t n = strlen(rel);
+	size_t n = strlen(rel), a = strlen(arch);
 	const char *dot = strchr(rel, '.');
 
-	return bm_release_ok(rel) && n > 6 && !strcmp(rel + n - 6, "-amd64") &&
-	       dot && strchr(dot + 1, '.') && !strstr(rel, "-dbg") && !strstr(rel, "-unsigned");
+	return bm_release_ok(rel) && n > a + 1 && rel[n - a - 1] == '-' &&
+	       !strcmp(rel + n - a, arch) && dot && strchr(dot + 1, '.') &&
+	       !strstr(rel, "-dbg") && !strstr(rel, "-unsigned");
 }
 
-int bm_deb_available(struct bm_debpkg **pkgs, size_t *n)
+int bm_deb_available(const char *arch, struct bm_debpkg **pkgs, size_t *n)
 {
-	char *const args[] = { "search", "--names-only", "^linux-image-[0-9].*-amd64$", NULL };
+	char re[64];
+	char *const args[] = { "search", "--names-only", re, NULL };
 	char *out = NULL, *line, *save = NULL, **names = NULL, **nn;
 	size_t k = 0, i;
 	int status = 0, rc;
 
 	*pkgs = NULL;
 	*n = 0;
+	if (!bm_arch_ok(arch))
+		return -EINVAL;
+	snprintf(re, sizeof(re), "^linux-image-[0-9].*-%s$", arch);
 	rc = bm_apt_update(0);
 	if (rc)
 		return rc;
@@ -627,7 +661,7 @@ int bm_deb_available(struct bm_debpkg **pkgs, size_t *n)
 	/* "linux-image-6.1.0-53-amd64 - Linux 6.1 for 64-bit PCs (signed)" */
 	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		line[strcspn(line, " ")] = '\0';
-		if (strncmp(line, "linux-image-", 12) || !wanted(line + 12))
+		if (strncmp(line, "linux-image-", 12) || !wanted(line + 12, arch))
 			continue;
 		nn = realloc(names, (k + 2) * sizeof(*names));
 		if (!nn) {

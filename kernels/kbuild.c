@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* bootmark kernel build: config = base + fragment, then make bzImage. */
+/* bootmark kernel build: config = base + fragment, then make bzImage (or
+ * arm64's Image, cross-compiled on another host). */
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -17,6 +18,23 @@
 #include "util.h"
 
 #define LOG_TAIL 40  /* lines of build.log shown when make fails */
+
+/* What each architecture builds, and the prefix of Debian's cross compiler */
+static const struct kimage {
+	const char *arch, *karch, *target, *image, *cross, *package;
+} kimages[] = {
+	{ "amd64", "x86", "bzImage", "arch/x86/boot/bzImage", "x86_64-linux-gnu-",
+	  "gcc-x86-64-linux-gnu" },
+	{ "arm64", "arm64", "Image", "arch/arm64/boot/Image", "aarch64-linux-gnu-",
+	  "gcc-aarch64-linux-gnu" },
+};
+
+/* ARCH= and CROSS_COMPILE= for every make, or nothing for a native build */
+struct kmake {
+	const struct kimage *ki;
+	char karch[32], cross[64];
+	int foreign;
+};
 
 static int is_tarball(const char *p)
 {
@@ -86,6 +104,69 @@ static int step(const struct bm_kbuild *b, const char *what, char *const argv[],
 	bm_msg("%s failed (%s); the end of %s:", what, st, log);
 	show_tail(log);
 	return BM_KBUILD_FAILED;
+}
+
+/* make -C src O=out [ARCH= CROSS_COMPILE=] args... as one step */
+static int make_step(const struct bm_kbuild *b, const struct kmake *km, const char *what,
+		     const char *src, const char *odir, char *const *args, const char *log)
+{
+	char *argv[16];
+	size_t n = 0, i;
+
+	argv[n++] = "make";
+	argv[n++] = "-C";
+	argv[n++] = (char *)src;
+	argv[n++] = (char *)odir;
+	if (km->foreign) {
+		argv[n++] = (char *)km->karch;
+		argv[n++] = (char *)km->cross;
+	}
+	for (i = 0; args[i] && n + 1 < sizeof(argv) / sizeof(argv[0]); i++)
+		argv[n++] = args[i];
+	argv[n] = NULL;
+	return step(b, what, argv, log);
+}
+
+/* 1 when prog is an executable in $PATH: a missing cross compiler is named
+ * before make runs, not in the tail of a log. */
+static int in_path(const char *prog)
+{
+	const char *path = getenv("PATH"), *p, *end;
+	char file[PATH_MAX];
+
+	for (p = path && *path ? path : "/usr/bin:/bin"; *p; p = *end ? end + 1 : end) {
+		end = p + strcspn(p, ":");
+		if (end > p && snprintf(file, sizeof(file), "%.*s/%s", (int)(end - p), p, prog) <
+				       (int)sizeof(file) && !access(file, X_OK))
+			return 1;
+	}
+	return 0;
+}
+
+/* The architecture's image and, when it is not the host's, its cross compiler. */
+static int kmake_init(const struct bm_kbuild *b, struct kmake *km)
+{
+	const char *arch = b->arch[0] ? b->arch : bm_host_arch();
+	char gcc[80];
+	size_t i;
+
+	memset(km, 0, sizeof(*km));
+	if (bm_arch_check("kernel build", arch))
+		return -EINVAL;
+	for (i = 0; i < sizeof(kimages) / sizeof(kimages[0]); i++)
+		if (!strcmp(kimages[i].arch, arch))
+			km->ki = &kimages[i];
+	if (!km->ki)
+		return -EINVAL;
+	km->foreign = strcmp(arch, bm_host_arch()) != 0;
+	snprintf(km->karch, sizeof(km->karch), "ARCH=%s", km->ki->karch);
+	snprintf(km->cross, sizeof(km->cross), "CROSS_COMPILE=%s", km->ki->cross);
+	snprintf(gcc, sizeof(gcc), "%sgcc", km->ki->cross);
+	if (km->foreign && !in_path(gcc)) {
+		bm_msg("kernel build for %s: no %s (apt-get install %s)", arch, gcc, km->ki->package);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 int bm_kconfig_missing(const char *fragment, const char *config, char *buf, size_t len)
@@ -197,8 +278,8 @@ static int unpack(const struct bm_kbuild *b, char *src, const char *out, const c
 }
 
 /* Base config plus the fragment; later lines win in a .config. */
-static int configure(const struct bm_kbuild *b, const char *src, const char *out,
-		     const char *frag, const char *log)
+static int configure(const struct bm_kbuild *b, const struct kmake *km, const char *src,
+		     const char *out, const char *frag, const char *log)
 {
 	char odir[PATH_MAX + 3], dotconfig[PATH_MAX], allconfig[PATH_MAX + 20];
 	const char *target = b->base;
@@ -209,14 +290,14 @@ static int configure(const struct bm_kbuild *b, const char *src, const char *out
 	    bm_path(allconfig, sizeof(allconfig), "KCONFIG_ALLCONFIG=%s", frag))
 		return -ENAMETOOLONG;
 	if (!strcmp(target, "allnoconfig") || !strcmp(target, "tinyconfig")) {
-		char *argv[] = { "make", "-C", (char *)src, odir, allconfig, (char *)target, NULL };
+		char *args[] = { allconfig, (char *)target, NULL };
 
-		return step(b, target, argv, log);
+		return make_step(b, km, target, src, odir, args, log);
 	}
 	if (!strcmp(target, "defconfig")) {
-		char *argv[] = { "make", "-C", (char *)src, odir, "defconfig", NULL };
+		char *args[] = { "defconfig", NULL };
 
-		rc = step(b, "defconfig", argv, log);
+		rc = make_step(b, km, "defconfig", src, odir, args, log);
 	} else {
 		char *argv[] = { "cp", (char *)b->base, dotconfig, NULL };
 
@@ -235,9 +316,9 @@ static int configure(const struct bm_kbuild *b, const char *src, const char *out
 		return rc;
 	}
 	{
-		char *argv[] = { "make", "-C", (char *)src, odir, "olddefconfig", NULL };
+		char *args[] = { "olddefconfig", NULL };
 
-		return step(b, "olddefconfig", argv, log);
+		return make_step(b, km, "olddefconfig", src, odir, args, log);
 	}
 }
 
@@ -248,15 +329,18 @@ int bm_kernel_build(const struct bm_kbuild *b, char *spec, size_t speclen)
 	char missing[1024];
 	double t0 = bm_now_s();
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	struct kmake km;
 	int rc;
 
-	rc = resolve_paths(b, src, out, frag);
+	rc = kmake_init(b, &km);
+	if (!rc)
+		rc = resolve_paths(b, src, out, frag);
 	if (rc)
 		return rc;
 	if (bm_path(log, sizeof(log), "%s/build.log", out) ||
 	    bm_path(odir, sizeof(odir), "O=%s", out) ||
 	    bm_path(dotconfig, sizeof(dotconfig), "%s/.config", out) ||
-	    bm_path(image, sizeof(image), "%s/arch/x86/boot/bzImage", out))
+	    bm_path(image, sizeof(image), "%s/%s", out, km.ki->image))
 		return -ENAMETOOLONG;
 	unlink(log);
 	if (!b->quiet)
@@ -266,7 +350,7 @@ int bm_kernel_build(const struct bm_kbuild *b, char *spec, size_t speclen)
 		if (rc)
 			return rc;
 	}
-	rc = configure(b, src, out, frag, log);
+	rc = configure(b, &km, src, out, frag, log);
 	if (rc)
 		return rc;
 	rc = bm_kconfig_missing(frag, dotconfig, missing, sizeof(missing));
@@ -276,10 +360,10 @@ int bm_kernel_build(const struct bm_kbuild *b, char *spec, size_t speclen)
 		bm_msg("warning: not =y after merging the fragment: %s", missing);
 	snprintf(jobs, sizeof(jobs), "-j%lld", b->jobs > 0 ? b->jobs : ncpu > 0 ? (long long)ncpu : 1);
 	{
-		char *argv[] = { "make", "-C", src, odir, jobs, "KBUILD_BUILD_USER=bootmark",
-				 "KBUILD_BUILD_HOST=bootmark", "bzImage", NULL };
+		char *args[] = { jobs, "KBUILD_BUILD_USER=bootmark", "KBUILD_BUILD_HOST=bootmark",
+				 (char *)km.ki->target, NULL };
 
-		rc = step(b, "bzImage", argv, log);
+		rc = make_step(b, &km, km.ki->target, src, odir, args, log);
 		if (rc)
 			return rc;
 	}

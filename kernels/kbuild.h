@@ -10,10 +10,13 @@
  *   3. the fragment appended to OUT/.config, then make O=OUT olddefconfig
  *      (allnoconfig/tinyconfig: KCONFIG_ALLCONFIG=FRAGMENT in step 2)
  *   4. every "CONFIG_X=y" of the fragment checked in OUT/.config
- *   5. make O=OUT -jN bzImage
+ *   5. make O=OUT -jN bzImage       (arm64: Image)
  *
  * Every step runs through execve with an argv; make's output goes to
- * OUT/build.log.  The result is the spec local:OUT/arch/x86/boot/bzImage.
+ * OUT/build.log.  The result is the spec local:OUT/arch/x86/boot/bzImage, or
+ * local:OUT/arch/arm64/boot/Image.  For an architecture other than the host's
+ * every make gets ARCH= and CROSS_COMPILE= (aarch64-linux-gnu-, Debian's
+ * gcc-aarch64-linux-gnu; x86_64-linux-gnu- on an arm64 host).
  */
 #ifndef BM_KBUILD_H
 #define BM_KBUILD_H
@@ -27,6 +30,7 @@ struct bm_kbuild {
 	char base[PATH_MAX];      /* defconfig | allnoconfig | tinyconfig | FILE */
 	char fragment[PATH_MAX];  /* "" = <configs>/kernel.config */
 	long long jobs;           /* make -j; 0 = online CPUs */
+	char arch[16];            /* amd64 | arm64 (bm_arches); "" = the host's */
 	int quiet;                /* no step lines on stdout */
 };
 

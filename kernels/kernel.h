@@ -3,9 +3,12 @@
  * Kernels to boot: specs, the Debian download cache and local builds.
  *
  *   6.1.0-53-amd64 | deb:6.1.0-53-amd64     Debian linux-image-<release>, from
- *                                           whichever of Debian 12's and 13's
- *                                           archives has it (kernels/debapt.c)
- *   local:/path/bzImage[:/modules-root]     a local build; modules-root holds
+ *   6.1.0-53-arm64 | deb:6.1.0-53-arm64     whichever of Debian 12's and 13's
+ *                                           archives has it (kernels/debapt.c);
+ *                                           the flavour's end names the
+ *                                           architecture (kernels/arch.c)
+ *   local:/path/bzImage[:/modules-root]     a local build (an x86 bzImage or an
+ *   local:/path/Image[:/modules-root]       arm64 Image); modules-root holds
  *                                           lib/modules/<release>/
  *   any of these, a space, then ARGS        extra kernel command-line arguments
  *                                           for this kernel ("6.1.0-53-amd64
@@ -13,9 +16,11 @@
  *
  * Cache layout ($BOOTMARK_CACHE, $XDG_CACHE_HOME/bootmark, ~/.cache/bootmark):
  *   kernels/<release>/boot/{vmlinuz,config}-<release>
- *   kernels/<release>/boot/vmlinux-<release>   the ELF inside vmlinuz (PVH boot)
+ *   kernels/<release>/boot/vmlinux-<release>   the ELF inside vmlinuz (PVH boot);
+ *                                              amd64 only: an arm64 vmlinuz is
+ *                                              already an uncompressed Image
  *   kernels/<release>/lib/modules/<release>/   (depmod has been run)
- *   kernels/<release>/package   "version V" and "archive SUITE" lines
+ *   kernels/<release>/package   "version V", "archive SUITE" and "arch A" lines
  *   apt/   bootmark's own apt configuration: sources, lists, cache
  *   initrd/<release>-<set>.cpio.<xz|zst|gz>    module archives
  *   vmlinux/<sha256 of a local bzImage>        its ELF, when the build has none
@@ -32,6 +37,7 @@
 #define BM_DEB_VER_MAX 64
 #define BM_DEB_SUITE_MAX 64
 #define BM_APT_URI_MAX 512
+#define BM_ARCH_MAX 16
 
 enum bm_kspec_kind {
 	BM_KSPEC_DEB,
@@ -42,7 +48,7 @@ struct bm_kspec {
 	enum bm_kspec_kind kind;
 	char text[PATH_MAX];      /* the spec as given */
 	char release[BM_REL_MAX]; /* deb: from the spec; local: filled on resolve */
-	char bzimage[PATH_MAX];   /* local only */
+	char bzimage[PATH_MAX];   /* local only: the image (bzImage or arm64 Image) */
 	char modroot[PATH_MAX];   /* local only; "" = everything built in */
 	char args[BM_KARGS_MAX];  /* extra command-line arguments; "" = none */
 };
@@ -50,7 +56,10 @@ struct bm_kspec {
 struct bm_kernel {               /* a kernel ready to boot */
 	char release[BM_REL_MAX];
 	char vmlinuz[PATH_MAX];
-	char vmlinux[PATH_MAX];      /* the ELF inside it when cached; bm_vmlinux_get makes sure */
+	char vmlinux[PATH_MAX];      /* the ELF inside it when cached; bm_vmlinux_get makes
+				      * sure; amd64 only ("" for arm64: its vmlinuz is
+				      * the Image QEMU boots) */
+	char arch[BM_ARCH_MAX];      /* Debian's name: "amd64", "arm64" (kernels/arch.c) */
 	char config[PATH_MAX];       /* "" = no config known */
 	char modroot[PATH_MAX];      /* "" = no modules */
 	int deb;                     /* 1: a Debian package's (linux-image-<release>) */
@@ -65,7 +74,34 @@ struct bm_debpkg {
 	char release[BM_REL_MAX];
 	char version[BM_DEB_VER_MAX];  /* "6.1.187-1", as apt reports it */
 	char archive[BM_DEB_SUITE_MAX]; /* the suite: "bookworm-security" */
+	char arch[BM_ARCH_MAX];         /* the list's architecture: "arm64" */
 };
+
+/*
+ * Architectures (kernels/arch.c), in Debian's words.  bm_arches: the ones
+ * bootmark fetches and boots, NULL-terminated; bm_arches_text: "amd64, arm64"
+ * for messages.  bm_host_arch: uname -m in Debian's words (x86_64 -> amd64,
+ * aarch64 -> arm64, any other machine as uname names it: check it with
+ * bm_arch_ok).  bm_arch_check: 0, or -EINVAL after "bootmark: WHAT:
+ * architecture 'X' is not supported (supported: amd64, arm64)".
+ */
+extern const char *const bm_arches[];
+const char *bm_arches_text(void);
+const char *bm_host_arch(void);
+int bm_arch_ok(const char *arch);
+int bm_arch_check(const char *what, const char *arch);
+/* A Debian release's architecture: its last '-' component that is one of
+ * bm_arches (6.1.0-53-cloud-arm64, 6.12.57+deb13-arm64-16k: arm64); -ENOEXEC
+ * when none is.  No message. */
+int bm_release_arch(const char *rel, char *arch, size_t len);
+/* An image's: an ELF's e_machine (EM_X86_64, EM_AARCH64), an x86 bzImage
+ * ("HdrS" at 0x202), an arm64 Image ("ARM\x64" at 0x38); -ENOEXEC otherwise.
+ * No message. */
+int bm_image_arch_buf(const unsigned char *buf, size_t len, char *arch, size_t alen);
+/* A kernel's architecture: from release when it is given and names one, else
+ * from the file vmlinuz (NULL: none).  0, or -errno with a message
+ * (-ENOEXEC: neither tells). */
+int bm_kernel_arch_of(const char *release, const char *vmlinuz, char *arch, size_t len);
 
 /* Where Debian's archives are, from the host's apt sources (kernels/aptsrc.c). */
 struct bm_deb_mirrors {
@@ -84,8 +120,14 @@ int bm_release_ok(const char *rel);
  * pointer at 0x20e (+0x200).  Copies the first word of the version string. */
 int bm_bzimage_release_buf(const unsigned char *buf, size_t len, char *rel, size_t rellen);
 int bm_bzimage_release(const char *path, char *rel, size_t rellen);
-/* Resolves a local spec: reads the release, checks the modules dir, finds
- * a config beside the image.  Messages name the problem. */
+/* An uncompressed kernel's (arm64 Image, ELF vmlinux) release: the first
+ * word after "Linux version " that starts with a digit and is followed by
+ * " (", as linux_banner has it.  -ENOEXEC when there is none. */
+int bm_banner_release_buf(const unsigned char *buf, size_t len, char *rel, size_t rellen);
+int bm_banner_release(const char *path, char *rel, size_t rellen);
+/* Resolves a local spec: the architecture from the image (an x86 bzImage or
+ * an arm64 Image), the release from its header or banner, checks the modules
+ * dir, finds a config beside the image.  Messages name the problem. */
 int bm_local_resolve(struct bm_kspec *k, struct bm_kernel *out);
 
 /* Mirrors named by these apt sources files (.sources: deb822, else one-line);
@@ -125,8 +167,9 @@ int bm_apt_searched(char *buf, size_t len);
 /* The package of release: 0, -ENOENT when no archive has it (after
  * updating the lists once when they did not), -errno when apt cannot tell. */
 int bm_deb_lookup(const char *release, struct bm_debpkg *p);
-/* "kernel list": every linux-image-*-amd64 kernel of the archives. */
-int bm_deb_available(struct bm_debpkg **pkgs, size_t *n);
+/* "kernel list": every linux-image-*-<arch> kernel of the archives (arch one
+ * of bm_arches; the meta-packages such as 6.12-arm64 left out). */
+int bm_deb_available(const char *arch, struct bm_debpkg **pkgs, size_t *n);
 
 int bm_kernels_dir(char *buf, size_t len);
 /* 0 and *out filled when release is cached, -ENOENT when not. */
@@ -140,8 +183,9 @@ void bm_strv_free(char **v, size_t n);
 
 /* Spec -> bootable kernel; fetches Debian kernels when fetch is set. */
 int bm_kernel_resolve(struct bm_kspec *k, int fetch, struct bm_kernel *out);
-/* "kernel list" output: the plain flavour, or with all every flavour. */
-int bm_kernel_list(FILE *f, int all);
+/* "kernel list" output: the cached kernels of arch, and the Debian ones of
+ * arch: the plain flavour, or with all every flavour. */
+int bm_kernel_list(FILE *f, const char *arch, int all);
 /* Returns 1 when the config has "<sym>=y", 0 when not, -errno when unreadable. */
 int bm_kconfig_has(const char *config, const char *sym);
 
@@ -183,7 +227,8 @@ int bm_vmlinux_same_build(const char *vmlinux, const char *bzimage);
 /* Fills k->vmlinux (kernels/vmlinux_find.c): a Debian kernel's beside its
  * vmlinuz, taken out on first use under the entry's lock when an older
  * fetch did not; a local build's own vmlinux of the same build, else one
- * taken out into the cache.  0, or -errno (reported; k->vmlinux ""). */
+ * taken out into the cache.  0, or -errno (reported; k->vmlinux "");
+ * -ENOTSUP for a kernel whose arch is not amd64 (PVH is x86's). */
 int bm_vmlinux_get(struct bm_kernel *k);
 
 #endif

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* Local kernel builds: local:/path/bzImage[:/modules-root]. */
+/* Local kernel builds: local:/path/bzImage[:/modules-root], or an arm64
+ * kernel's arch/arm64/boot/Image in place of the bzImage. */
 #include <errno.h>
 #include <libgen.h>
 #include <stdio.h>
@@ -18,7 +19,7 @@ static int try_config(struct bm_kernel *out, const char *path)
 }
 
 /* A config next to the image: Debian style, a build dir, a kernel tree
- * (arch/x86/boot/bzImage), or the modules' build link. */
+ * (arch/x86/boot/bzImage, arch/arm64/boot/Image), or the modules' build link. */
 static void find_config(const struct bm_kspec *k, struct bm_kernel *out)
 {
 	char dir[PATH_MAX], path[PATH_MAX];
@@ -38,6 +39,21 @@ static void find_config(const struct bm_kspec *k, struct bm_kernel *out)
 		try_config(out, path);
 }
 
+/* x86: the bzImage header's version string; arm64: the banner in the Image */
+static int image_release(const struct bm_kspec *k, struct bm_kernel *out)
+{
+	int amd64 = !strcmp(out->arch, "amd64"), rc;
+
+	rc = amd64 ? bm_bzimage_release(k->bzimage, out->release, sizeof(out->release))
+		   : bm_banner_release(k->bzimage, out->release, sizeof(out->release));
+	if (rc) {
+		bm_msg("kernel %s: %s is not %s with a version string (%s)", k->text, k->bzimage,
+		       amd64 ? "a bzImage" : "an arm64 Image", strerror(-rc));
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int bm_local_resolve(struct bm_kspec *k, struct bm_kernel *out)
 {
 	char moddir[PATH_MAX];
@@ -48,12 +64,12 @@ int bm_local_resolve(struct bm_kspec *k, struct bm_kernel *out)
 		bm_msg("kernel %s: cannot read %s", k->text, k->bzimage);
 		return -ENOENT;
 	}
-	rc = bm_bzimage_release(k->bzimage, out->release, sizeof(out->release));
-	if (rc) {
-		bm_msg("kernel %s: %s is not a bzImage with a version string (%s)", k->text,
-		       k->bzimage, strerror(-rc));
-		return -EINVAL;
-	}
+	rc = bm_kernel_arch_of(NULL, k->bzimage, out->arch, sizeof(out->arch));
+	if (rc)
+		return rc == -ENOEXEC ? -EINVAL : rc;  /* said which */
+	rc = image_release(k, out);
+	if (rc)
+		return rc;
 	if (!bm_safe_name(out->release)) {
 		bm_msg("kernel %s: release '%s' cannot be used as a file name", k->text, out->release);
 		return -EINVAL;
@@ -66,7 +82,7 @@ int bm_local_resolve(struct bm_kspec *k, struct bm_kernel *out)
 		if (rc)
 			return rc;
 		if (!bm_is_dir(moddir)) {
-			bm_msg("kernel %s: %s does not exist (release from the bzImage header is %s)",
+			bm_msg("kernel %s: %s does not exist (the image names release %s)",
 			       k->text, moddir, out->release);
 			return -EINVAL;
 		}

@@ -185,3 +185,41 @@ out_free_buf:
 	free(buf);
 	return rc;
 }
+
+/*
+ * An uncompressed kernel (arm64 Image, ELF vmlinux) has no header naming
+ * its release, but holds linux_banner as it is: "Linux version RELEASE (".
+ */
+int bm_banner_release_buf(const unsigned char *buf, size_t len, char *rel, size_t rellen)
+{
+	static const char mark[] = "Linux version ";
+	const unsigned char *p = buf, *end = buf + len, *w;
+	size_t n;
+
+	while ((p = memmem(p, (size_t)(end - p), mark, sizeof(mark) - 1))) {
+		p += sizeof(mark) - 1;
+		for (w = p; w < end && *w > ' ' && *w < 0x7f; w++)
+			;
+		n = (size_t)(w - p);
+		/* the banner's release, not a message that mentions a version */
+		if (n && n < rellen && isdigit(*p) && end - w >= 2 && w[0] == ' ' && w[1] == '(') {
+			memcpy(rel, p, n);
+			rel[n] = '\0';
+			return 0;
+		}
+	}
+	return -ENOEXEC;
+}
+
+int bm_banner_release(const char *path, char *rel, size_t rellen)
+{
+	struct bm_map m;
+	int rc;
+
+	rc = bm_map_file(path, &m);
+	if (rc)
+		return rc;
+	rc = bm_banner_release_buf(m.p, m.len, rel, rellen);
+	bm_unmap_file(&m);
+	return rc;
+}

@@ -175,6 +175,13 @@ int bm_vmlinux_get(struct bm_kernel *k)
 	char kdir[PATH_MAX], lock[PATH_MAX];
 	int rc;
 
+	/* PVH is x86's: an arm64 kernel boots from its Image, it has no vmlinux */
+	if (k->arch[0] && strcmp(k->arch, "amd64")) {
+		bm_msg("kernel %s: no vmlinux for %s kernels (QEMU boots the Image %s)",
+		       k->release, k->arch, k->vmlinuz);
+		k->vmlinux[0] = '\0';
+		return -ENOTSUP;
+	}
 	if (!k->deb) {
 		rc = local_own(k);
 		if (rc)

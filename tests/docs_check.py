@@ -288,9 +288,15 @@ def check_options(cli, text, where, errors):
             cmd = what.split()[1]
             if cmd not in cli.options:
                 continue
-            if cmd == "kernel" and (not words or words[0] != "build"):
-                errors.append("%s: bootmark kernel %s takes no --%s"
-                              % (where, words[0] if words else "", name))
+            if cmd == "kernel":
+                # each kernel command has options of its own: those of its form
+                sub = words[0] if words and not words[0].startswith("-") else ""
+                own = {o for f in cli.forms["kernel"] if f.split()[2:3] == [sub]
+                       for o in re.findall(r"--([a-z0-9][a-z0-9-]*)", f)}
+                if sub == "build":
+                    own |= cli.options["kernel"]
+                if name not in own | {"help"}:
+                    errors.append("%s: bootmark kernel %s takes no --%s" % (where, sub, name))
             elif name not in cli.options[cmd]:
                 errors.append("%s: bootmark %s has no option --%s" % (where, cmd, name))
     return n

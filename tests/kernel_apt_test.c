@@ -101,6 +101,9 @@ static void sources_text(void)
 							     "Signed-By: /k.gpg\n"),
 	       "both stanzas are Signed-By the keyring");
 	tap_ok(strstr(buf, "Targets: Packages\n") != NULL, "only Packages lists");
+	tap_ok(strstr(buf, "Architectures: amd64 arm64\n") &&
+	       strstr(strstr(buf, "Architectures: amd64 arm64\n") + 1, "Architectures: amd64 arm64\n"),
+	       "both stanzas carry amd64 and arm64");
 	TAP_EQ_INT(bm_apt_sources_text(&m, "/k.gpg", small, sizeof(small)), -ENAMETOOLONG,
 		   "a short buffer is refused");
 }
@@ -116,13 +119,15 @@ static void madison(void)
 		"linux-image-6.12.57+deb12-amd64 | 6.12.57-1~bpo12+1 | http://deb.debian.org/debian bookworm-backports/main amd64 Packages\n"
 		"linux-signed-amd64 | 6.1.187+1 | http://deb.debian.org/debian-security bookworm-security/main Sources\n"
 		"N: Unable to locate package linux-image-9-amd64\n"
-		"linux-image-6.1.0-9-amd64 | 1:2-3 | file:/srv/mirror weird/main amd64 Packages\n";
+		"linux-image-6.1.0-9-amd64 | 1:2-3 | file:/srv/mirror weird/main amd64 Packages\n"
+		/* a foreign architecture's package is named with it */
+		"linux-image-6.1.0-53-arm64:arm64 |  6.1.187-1 | http://deb.debian.org/debian-security bookworm-security/main arm64 Packages\n";
 	struct bm_debpkg *p;
 	size_t n;
 
 	TAP_EQ_INT(bm_deb_madison_parse(out, &p, &n), 0, "madison output parsed");
-	TAP_EQ_INT((long long)n, 4, "one entry per package");
-	if (n != 4)
+	TAP_EQ_INT((long long)n, 5, "one entry per package");
+	if (n != 5)
 		return;
 	TAP_EQ_STR(p[0].release, "6.1.0-53-amd64", "release from the package name");
 	TAP_EQ_STR(p[0].version, "6.1.187-1", "version as apt reports it");
@@ -132,6 +137,10 @@ static void madison(void)
 	TAP_EQ_STR(p[2].archive, "bookworm-security", "and its archive");
 	TAP_EQ_STR(p[3].version, "1:2-3", "an epoch is kept");
 	TAP_EQ_STR(p[3].archive, "weird", "a suite bootmark does not list is still named");
+	TAP_EQ_STR(p[0].arch, "amd64", "the list's architecture");
+	TAP_EQ_STR(p[4].release, "6.1.0-53-arm64", "a foreign package's release: no :arm64");
+	TAP_EQ_STR(p[4].arch, "arm64", "and its architecture");
+	TAP_EQ_STR(p[4].archive, "bookworm-security", "and its archive");
 	free(p);
 	TAP_EQ_INT(bm_deb_madison_parse("", &p, &n), 0, "empty output");
 	TAP_EQ_INT((long long)n, 0, "no package");

@@ -3,8 +3,13 @@
 # deb: kernels through bootmark's own apt configuration (kernels/debapt.c), in a
 # fresh cache, against Debian's real archives:
 #   - kernel update gets the lists of all 8 suites (bookworm, trixie and their
-#     -security, -updates, -backports) whatever release the host runs;
+#     -security, -updates, -backports) for amd64 and arm64 whatever release the
+#     host runs;
 #   - kernel list names Debian 12 and 13 kernels with their version and archive;
+#     --arch arm64 the arm64 ones only; --arch riscv64 exits 100 naming ours;
+#   - kernel fetch of an arm64 kernel caches its Image (no vmlinux), config,
+#     depmod'ed modules and a package file naming arm64;
+#   - kernel build --arch arm64 cross-compiles (on a stub tree: what make gets);
 #   - kernel fetch of the default kernel records the version and archive the list
 #     gave, and its vmlinuz hashes as the one of the user's cache (when that has it);
 #   - an unknown release exits 100 naming the archives, and caches nothing;
@@ -38,7 +43,11 @@ fi
 check "kernel update: exit 0, no suite left out, says so on stdout" \
 	"[ $rc -eq 0 ] && ! grep -q 'could not fetch\\|no package lists' $t/update.err && grep -q '^kernel update: ' $t/update.out"
 n=$(ls "$t/cache/apt/lists" | grep -c '_Packages')
-check "lists of 8 suites, Packages only ($n)" "[ $n -eq 8 ] && ! ls $t/cache/apt/lists | grep -q Translation"
+na=$(ls "$t/cache/apt/lists" | grep -c 'binary-arm64_Packages')
+check "lists of 8 suites for amd64 and arm64, Packages only ($n, $na arm64)" \
+	"[ $n -eq 16 ] && [ $na -eq 8 ] && ! ls $t/cache/apt/lists | grep -q Translation"
+check "the sources name both architectures" \
+	"[ \$(grep -c '^Architectures: amd64 arm64\$' $t/cache/apt/sources.list.d/bootmark.sources) -eq 2 ]"
 check "the sources are Signed-By the keyring, from the host's mirror" \
 	"[ \$(grep -c '^Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg' $t/cache/apt/sources.list.d/bootmark.sources) -eq 2 ]"
 
@@ -66,6 +75,40 @@ if [ -f "$theirs" ]; then
 fi
 echo "# $kernel: $(sha256sum < "$mine" | cut -d' ' -f1) ($ver, $arc)"
 
+check "the cache entry says amd64" "grep -qx 'arch amd64' $pkgf"
+
+# arm64: listed by its own switch, fetched by its release name, no vmlinux
+akernel=${BM_KERNELS_ARM64:-6.1.0-53-arm64}
+"$bin" kernel list --arch arm64 > "$t/alist" 2> "$t/alist.err"
+check "kernel list --arch arm64: exit 0" "[ $? -eq 0 ]"
+aline=$(grep "^  $akernel " "$t/alist" | tail -n 1)
+aver=$(echo "$aline" | awk '{ print $2 }')
+aarc=$(echo "$aline" | awk '{ print $3 }')
+check "$akernel is listed with a version and a Debian 12 archive ($aver, $aarc), no amd64 line" \
+	"echo '$aver' | grep -q '^[0-9]' && echo '$aarc' | grep -qx 'bookworm\\(-security\\|-updates\\|-backports\\)\\?' && ! grep -q -- '-amd64 ' $t/alist && grep -q '^available from Debian 12 and 13 for arm64 ' $t/alist"
+check "and Debian 13's arm64 kernels" "grep -q '^  [0-9.]*+deb13-arm64  *[^ ]*  *trixie' $t/alist"
+"$bin" kernel list --arch riscv64 > "$t/rlist" 2> "$t/rlist.err"
+check "kernel list --arch riscv64: exit 100 naming amd64 and arm64, nothing listed" \
+	"[ $? -eq 100 ] && grep -q 'riscv64.*amd64, arm64' $t/rlist.err && [ ! -s $t/rlist ]"
+
+s0=$(date +%s)
+"$bin" kernel fetch "deb:$akernel" > "$t/afetch.out" 2> "$t/afetch.err"
+rc=$?
+secs=$(($(date +%s) - s0))
+check "kernel fetch deb:$akernel: exit 0 (${secs} s)" "[ $rc -eq 0 ]"
+ak="$t/cache/kernels/$akernel"
+check "its vmlinuz is an arm64 Image (ARM\\x64 at 0x38)" \
+	"[ \"\$(od -An -tx1 -j56 -N4 $ak/boot/vmlinuz-$akernel | tr -d ' \\n')\" = 41524d64 ]"
+check "config, depmod'ed modules, no vmlinux (x86's only)" \
+	"[ -s $ak/boot/config-$akernel ] && [ -s $ak/lib/modules/$akernel/modules.dep ] && [ ! -e $ak/boot/vmlinux-$akernel ] && grep -q '^CONFIG_ARM64=y' $ak/boot/config-$akernel"
+check "the package file records version $aver, archive $aarc and arch arm64" \
+	"grep -qx 'version $aver' $ak/package && grep -qx 'archive $aarc' $ak/package && grep -qx 'arch arm64' $ak/package"
+echo "# $akernel: $(sha256sum < "$ak/boot/vmlinuz-$akernel" | cut -d' ' -f1) ($aver, $aarc), vmlinuz $(stat -c %s "$ak/boot/vmlinuz-$akernel") bytes, $(find "$ak/lib/modules" -name '*.ko*' | wc -l) modules"
+"$bin" kernel list --arch arm64 > "$t/alist2" 2>/dev/null
+"$bin" kernel list > "$t/list2" 2>/dev/null
+check "listed as cached for arm64; amd64's list counts it among other architectures" \
+	"grep -q '^  $akernel  *vmlinuz .* $aver $aarc\$' $t/alist2 && grep -q '^  $akernel  *$aver  *$aarc  *\\[cached\\]' $t/alist2 && ! grep -q '^  $akernel ' $t/list2 && grep -q 'and 1 of other architectures' $t/list2"
+
 "$bin" kernel fetch deb:6.1.0-999-amd64 > /dev/null 2> "$t/none.err"
 check "an unknown release: exit 100, the archives named, nothing cached" \
 	"[ $? -eq 100 ] && grep -q 'no package linux-image-6.1.0-999-amd64 in bookworm, .*trixie-backports' $t/none.err && [ ! -e $t/cache/kernels/6.1.0-999-amd64 ]"
@@ -85,6 +128,40 @@ if [ "$arc" = bookworm-security ]; then
 	BOOTMARK_CACHE="$t/nosec" BOOTMARK_DEBIAN_SECURITY=http://127.0.0.1:9/debian-security \
 		"$bin" kernel fetch "deb:$kernel" > /dev/null 2> "$t/nosec-fetch.err"
 	check "then $kernel (only in bookworm-security) is not found: exit 100" "[ $? -eq 100 ]"
+fi
+
+# kernel build --arch arm64 on a stub tree (its Makefile logs what it was given):
+# the cross-compiling variables reach every make, the Image is what is printed;
+# without aarch64-linux-gnu-gcc it is bad input naming the package.  A real
+# cross build takes a kernel tree and many minutes: not here.
+if [ "$(uname -m)" = x86_64 ]; then
+	mkdir -p "$t/ktree" "$t/xbin" "$t/nobin"
+	: > "$t/ktree/Kconfig"
+	printf '#!/bin/sh\nexit 0\n' > "$t/xbin/aarch64-linux-gnu-gcc"
+	chmod +x "$t/xbin/aarch64-linux-gnu-gcc"
+	cat > "$t/ktree/Makefile" <<'EOF'
+$(shell echo "$(MAKECMDGOALS) ARCH=$(ARCH) CROSS_COMPILE=$(CROSS_COMPILE)" >> $(O)/makes)
+defconfig:
+	echo CONFIG_64BIT=y > $(O)/.config
+olddefconfig:
+	true
+Image:
+	mkdir -p $(O)/arch/arm64/boot && echo Image > $(O)/arch/arm64/boot/Image
+EOF
+	PATH="$t/xbin:$PATH" "$bin" kernel build --arch arm64 --out "$t/kout" --jobs 1 "$t/ktree" \
+		> "$t/kbuild.out" 2> "$t/kbuild.err"
+	rc=$?
+	check "kernel build --arch arm64: exit 0, prints local:OUT/arch/arm64/boot/Image" \
+		"[ $rc -eq 0 ] && [ \"\$(tail -n 1 $t/kbuild.out)\" = 'local:$t/kout/arch/arm64/boot/Image' ]"
+	check "every make got ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-, the arm64 fragment merged" \
+		"[ \$(grep -c ' ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-\$' $t/kout/makes) -eq 3 ] && grep -q '^Image ' $t/kout/makes && grep -qx 'CONFIG_SERIAL_AMBA_PL011_CONSOLE=y' $t/kout/.config"
+	PATH="$t/nobin" "$bin" kernel build --arch arm64 --out "$t/kout2" "$t/ktree" \
+		> /dev/null 2> "$t/kbuild2.err"
+	check "without aarch64-linux-gnu-gcc: exit 100 naming gcc-aarch64-linux-gnu, nothing built" \
+		"[ $? -eq 100 ] && grep -q 'apt-get install gcc-aarch64-linux-gnu' $t/kbuild2.err && [ ! -e $t/kout2/makes ]"
+	"$bin" kernel build --arch riscv64 "$t/ktree" > /dev/null 2> "$t/kbuild3.err"
+	check "kernel build --arch riscv64: exit 100 naming amd64 and arm64" \
+		"[ $? -eq 100 ] && grep -q 'riscv64.*amd64, arm64' $t/kbuild3.err"
 fi
 
 echo "kernels: $pass passed, $fail failed"

@@ -82,6 +82,7 @@ static int cmp_pkg(const void *a, const void *b)
 static int candidates(const char *good, const char *bad, char **text)
 {
 	char grel[BM_REL_MAX], brel[BM_REL_MAX], gargs[BM_KARGS_MAX], bargs[BM_KARGS_MAX];
+	char garch[BM_ARCH_MAX];
 	struct bm_debpkg *pkgs = NULL;
 	char *buf = NULL;
 	size_t n = 0, i, len = 0;
@@ -93,7 +94,10 @@ static int candidates(const char *good, const char *bad, char **text)
 	fprintf(f, "# bootmark history bisect: first known good, last known bad\n%s\n", good);
 	if (!deb_release(good, grel, sizeof(grel), gargs, sizeof(gargs)) &&
 	    !deb_release(bad, brel, sizeof(brel), bargs, sizeof(bargs))) {
-		rc = bm_deb_available(&pkgs, &n);
+		/* the good end's architecture: its flavour is the one kept below */
+		if (bm_release_arch(grel, garch, sizeof(garch)))
+			snprintf(garch, sizeof(garch), "amd64");
+		rc = bm_deb_available(garch, &pkgs, &n);
 		if (rc)
 			bm_msg("cannot list the Debian kernels (bootmark kernel list): %s",
 			       strerror(-rc));
