@@ -16,6 +16,7 @@
  */
 #include <string.h>
 
+#include "kernel.h"
 #include "qemu.h"
 
 static const struct bm_qemu_arch arches[] = {
@@ -41,9 +42,7 @@ const struct bm_qemu_arch *bm_qemu_arch_find(const char *name)
 
 const struct bm_qemu_arch *bm_qemu_arch_host(void)
 {
-#if defined(__aarch64__)
-	return &arches[1];
-#else
-	return &arches[0];
-#endif
+	const struct bm_qemu_arch *a = bm_qemu_arch_find(bm_host_arch());
+
+	return a ? a : &arches[0];
 }

@@ -177,7 +177,10 @@ static int check_tools(const struct bm_setup *s)
 
 	bm_path(tool, sizeof(tool), "%s/bm-mkinitramfs", s->exe);
 	if (!bm_is_file(tool) || !bm_is_file(s->image)) {
-		bm_msg("cannot find %s (run make first)", bm_is_file(tool) ? s->image : tool);
+		/* another architecture's image is a target of its own */
+		bm_msg("cannot find %s (run make%s%s first)", bm_is_file(tool) ? s->image : tool,
+		       bm_is_file(tool) && s->arch != bm_qemu_arch_host() ? " " : "",
+		       bm_is_file(tool) && s->arch != bm_qemu_arch_host() ? s->arch->name : "");
 		return -ENOENT;
 	}
 	return 0;
@@ -348,6 +351,12 @@ int bm_setup_kernel(const struct bm_setup *s, struct bm_kspec *spec, struct bm_k
 		if (rc == -ENOENT)
 			bm_msg("kernel %s is not available", spec->text);
 		return rc == -ENOENT ? -EINVAL : rc;
+	}
+	if (s->arch && strcmp(k->arch, s->arch->name)) {
+		bm_msg("kernel %s is %s, and this run boots %s (--arch %s)", spec->text,
+		       k->arch[0] ? k->arch : "of no known architecture", s->arch->name,
+		       k->arch[0] ? k->arch : "...");
+		return -EINVAL;
 	}
 	if (s->boot_method[0]) {
 		struct bm_method m;
