@@ -3,6 +3,8 @@
 #   make            build/bootmark-runner (static musl), build/bootmark (host CLI),
 #                   build/bm-mkinitramfs, the base image build/base.cpio.{xz,zst}, the
 #                   tool archives build/tools/*.cpio.{xz,zst} and build/base.manifest
+#   make arm64      the same for arm64 under build/arm64/ (cross-built runner, image from
+#                   Debian 12's arm64 packages; docs/arm64.md): not part of make
 #   make run        install what is missing, fetch the default kernel, boot it in
 #                   QEMU, run the smoke suite on ext4 and xfs, print the table
 #   make check      unit tests (gcc, clang, ASan+UBSan), the HTML report in Chromium and the QEMU end-to-end test
@@ -209,6 +211,85 @@ $(O)/tools/%.part: $(TOOL_LIST_DIR)/%.list initramfs/mktool.sh initramfs/mklist.
 
 $(O)/base.manifest: $(O)/base.list initramfs/mktool.sh $(TOOL_PARTS) $(O)/tools/host.state
 	$(Q)sh initramfs/mktool.sh --manifest $(O)/base.list $(TOOL_PARTS) > $@.tmp && mv $@.tmp $@
+
+# --- arm64 (issue 47): make arm64 -------------------------------------------------------
+# The same runner, base image, tool archives and manifest for arm64, under $(O)/arm64/
+# (docs/arm64.md); the default goal needs none of it.  initramfs/sysroot.sh downloads
+# the Debian 12 packages initramfs/arm64.packages names with a private apt state
+# (dpkg's architectures stay as they are) into $(O)/arm64/sysroot and says which
+# versions in $(O)/arm64/sysroot.versions.  The runner: aarch64-linux-gnu-gcc driven by
+# musl-dev:arm64's own musl-gcc.specs, its /usr paths rewritten to the sysroot, with
+# the amd64 runner's flags and layers; libaio.a and libaio.h from libaio-dev:arm64 in a
+# folder of their own (the sysroot's gnu folder holds glibc), the UAPI headers libaio.h
+# includes from linux-libc-dev:arm64.  The image's lists are read under the sysroot
+# (mklist.sh's sysroot mode: the closure from readelf, ldd cannot read arm64 ELF);
+# bm-mkinitramfs, xz and zstd are the host's, as for amd64: same inputs, same bytes.
+# ARM64_APT: another apt folder, whose debs/ are taken instead of downloaded again.
+A64          := $(O)/arm64
+A64_SYSROOT  := $(A64)/sysroot
+ARM64_APT    ?= $(A64)/apt
+ARM64_CROSS  ?= aarch64-linux-gnu-
+A64_SPECS    := $(A64)/musl-gcc.specs
+A64_MUSL_CC   = $(ARM64_CROSS)gcc -specs=$(abspath $(A64_SPECS))
+A64_AIO      := $(A64)/libaio
+A64_AIO_INC  := $(A64_AIO)/include
+A64_LIST_ENV := BM_SYSROOT=$(A64_SYSROOT) BM_MULTIARCH=aarch64-linux-gnu BM_ELF_MACHINE=AArch64 \
+		BM_READELF=readelf
+
+$(A64)/sysroot.versions: initramfs/arm64.packages initramfs/sysroot.sh
+	$(Q)BM_SYSROOT_APT=$(ARM64_APT) sh initramfs/sysroot.sh arm64 $(A64)
+
+$(A64_SPECS): $(A64)/sysroot.versions
+	@command -v $(ARM64_CROSS)gcc >/dev/null || { echo "bootmark: no $(ARM64_CROSS)gcc here:" \
+		"install gcc-aarch64-linux-gnu (sh host/install-deps.sh check, or make deps)" >&2; exit 111; }
+	$(Q)sed -e 's|/usr/include/aarch64-linux-musl|$(abspath $(A64_SYSROOT))/usr/include/aarch64-linux-musl|g' \
+		-e 's|/usr/lib/aarch64-linux-musl|$(abspath $(A64_SYSROOT))/usr/lib/aarch64-linux-musl|g' \
+		$(A64_SYSROOT)/usr/lib/aarch64-linux-musl/musl-gcc.specs > $@.tmp && mv $@.tmp $@
+
+$(A64_AIO)/libaio.a $(A64_AIO)/libaio.h &: $(A64)/sysroot.versions $(A64_SPECS)
+	$(Q)rm -rf $(A64_AIO_INC) && mkdir -p $(A64_AIO_INC)
+	$(Q)cp $(A64_SYSROOT)/usr/lib/aarch64-linux-gnu/libaio.a $(A64_SYSROOT)/usr/include/libaio.h $(A64_AIO)/
+	$(Q)sh host/uapi-headers.sh "$(A64_MUSL_CC) -isystem $(A64_SYSROOT)/usr/include/aarch64-linux-gnu \
+		-isystem $(A64_SYSROOT)/usr/include" $(A64_AIO)/libaio.h $(A64_AIO_INC)
+
+A64_OBJ := $(patsubst %.c,$(A64)/musl/%.o,$(RUNNER_SRC) runner/init/main.c)
+A64_LIB := $(A64)/musl/libcommon.a
+$(A64_LIB): $(patsubst %.c,$(A64)/musl/%.o,$(COMMON_SRC) $(DESC_SRC))
+	$(Q)rm -f $@ && $(ARM64_CROSS)ar rcs $@ $^
+$(A64)/musl/%.o: %.c $(A64_AIO)/libaio.h $(A64_SPECS)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  A64CC   $<")
+	$(Q)$(A64_MUSL_CC) $(BASE_CFLAGS) -I$(A64_AIO) -isystem $(A64_AIO_INC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(A64)/bootmark-runner: $(A64_OBJ) $(A64_LIB) $(A64_AIO)/libaio.a
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(A64_MUSL_CC) -static -o $@ $(A64_OBJ) $(A64_LIB) -L$(A64_AIO) -laio
+
+$(A64)/init.stripped: $(A64)/bootmark-runner
+	$(Q)$(ARM64_CROSS)strip -o $@ $<
+
+$(A64)/base.list: initramfs/base.list initramfs/mklist.sh $(A64)/init.stripped $(A64)/sysroot.versions \
+		$(wildcard configs/*/* configs/*.conf) $(DBENCH_XZ)
+	$(Q)$(A64_LIST_ENV) sh initramfs/mklist.sh initramfs/base.list $(A64)/init.stripped $(DBENCH_XZ) \
+		> $@.tmp && mv $@.tmp $@
+
+$(A64)/base.cpio: $(A64)/base.list $(O)/bm-mkinitramfs
+	$(Q)$(O)/bm-mkinitramfs -o $@ $(A64)/base.list
+$(A64)/base.cpio.xz: $(A64)/base.cpio
+	$(Q)$(XZ) -c $< > $@.tmp && mv $@.tmp $@
+$(A64)/base.cpio.zst: $(A64)/base.cpio
+	$(Q)$(ZSTD) -c $< > $@.tmp && mv $@.tmp $@
+
+A64_TOOL_PARTS := $(patsubst $(TOOL_LIST_DIR)/%.list,$(A64)/tools/%.part,$(TOOL_LISTS))
+$(A64)/tools/%.part: $(TOOL_LIST_DIR)/%.list initramfs/mktool.sh initramfs/mklist.sh $(A64)/base.list \
+		$(O)/bm-mkinitramfs $(A64)/sysroot.versions
+	$(Q)$(A64_LIST_ENV) BM_MKINITRAMFS=$(O)/bm-mkinitramfs XZ="$(XZ)" ZSTD="$(ZSTD)" \
+		sh initramfs/mktool.sh $< $(A64)/base.list $(A64)/tools
+
+$(A64)/base.manifest: $(A64)/base.list initramfs/mktool.sh $(A64_TOOL_PARTS)
+	$(Q)sh initramfs/mktool.sh --manifest $(A64)/base.list $(A64_TOOL_PARTS) > $@.tmp && mv $@.tmp $@
+
+arm64: $(A64)/bootmark-runner $(A64)/base.cpio.xz $(A64)/base.cpio.zst $(A64)/base.manifest
 
 # --- make bench: the floor the boot time is compared against ----------------------------
 $(O)/bm-trivial-init: tests/bench/trivial_init.c
@@ -510,7 +591,7 @@ deps:
 clean:
 	rm -rf $(O)
 
-.PHONY: all check check-unit check-layers check-image check-host check-trace check-trace-dd check-trace-bonnie check-trace-dbench check-trace-aio check-report check-compare check-e2e check-bisect \
+.PHONY: all arm64 check check-unit check-layers check-image check-host check-trace check-trace-dd check-trace-bonnie check-trace-dbench check-trace-aio check-report check-compare check-e2e check-bisect \
 	run bench deps \
 	check-disk check-buses check-pxe check-capture check-lava check-watchdog check-lab check-faults \
 	check-bench \
@@ -518,4 +599,4 @@ clean:
 	check-docs check-agree check-stats check-ci check-ci-confirm check-history history-accuracy check-rawio FORCE
 FORCE:
 .SECONDARY:
--include $(shell find $(O) -name '*.d' 2>/dev/null)
+-include $(shell find $(O) -name '*.d' -type f 2>/dev/null)
