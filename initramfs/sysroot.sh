@@ -186,11 +186,13 @@ if [ -n "$missing" ]; then
 	debian=$(echo "$mirrors" | sed -n '1s/|.*//p') from=$(echo "$mirrors" | sed -n '1s/^[^|]*|//p')
 	security=$(echo "$mirrors" | sed -n '2s/|.*//p') sfrom=$(echo "$mirrors" | sed -n '2s/^[^|]*|//p')
 	if [ -n "${BOOTMARK_DEBIAN_MIRROR:-}" ]; then
+		# shellcheck disable=SC2016 # the variable's name, as kernels/aptsrc.c says it
 		debian=$BOOTMARK_DEBIAN_MIRROR from='$BOOTMARK_DEBIAN_MIRROR'
 	elif [ -z "$debian" ]; then
 		debian=http://deb.debian.org/debian from="bootmark's default"
 	fi
 	if [ -n "${BOOTMARK_DEBIAN_SECURITY:-}" ]; then
+		# shellcheck disable=SC2016
 		security=$BOOTMARK_DEBIAN_SECURITY sfrom='$BOOTMARK_DEBIAN_SECURITY'
 	elif [ -z "$security" ]; then
 		security=http://deb.debian.org/debian-security sfrom="bootmark's default"
