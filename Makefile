@@ -3,6 +3,8 @@
 #   make            build/bootmark-runner (static musl), build/bootmark (host CLI),
 #                   build/bm-mkinitramfs, the base image build/base.cpio.{xz,zst}, the
 #                   tool archives build/tools/*.cpio.{xz,zst} and build/base.manifest
+#   make arm64      the same for arm64 under build/arm64/ (cross-built runner, image from
+#                   Debian 12's arm64 packages; docs/arm64.md): not part of make
 #   make run        install what is missing, fetch the default kernel, boot it in
 #                   QEMU, run the smoke suite on ext4 and xfs, print the table
 #   make check      unit tests (gcc, clang, ASan+UBSan), the HTML report in Chromium and the QEMU end-to-end test
@@ -210,6 +212,105 @@ $(O)/tools/%.part: $(TOOL_LIST_DIR)/%.list initramfs/mktool.sh initramfs/mklist.
 $(O)/base.manifest: $(O)/base.list initramfs/mktool.sh $(TOOL_PARTS) $(O)/tools/host.state
 	$(Q)sh initramfs/mktool.sh --manifest $(O)/base.list $(TOOL_PARTS) > $@.tmp && mv $@.tmp $@
 
+# --- arm64 (issue 47): make arm64 -------------------------------------------------------
+# The same runner, base image, tool archives and manifest for arm64, under $(O)/arm64/
+# (docs/arm64.md); the default goal needs none of it.  initramfs/sysroot.sh downloads
+# the Debian 12 packages initramfs/arm64.packages names with a private apt state
+# (dpkg's architectures stay as they are) into $(O)/arm64/sysroot and says which
+# versions in $(O)/arm64/sysroot.versions.  The runner: aarch64-linux-gnu-gcc driven by
+# musl-dev:arm64's own musl-gcc.specs, its /usr paths rewritten to the sysroot, with
+# the amd64 runner's flags and layers; libaio.a and libaio.h from libaio-dev:arm64 in a
+# folder of their own (the sysroot's gnu folder holds glibc), the UAPI headers libaio.h
+# includes from linux-libc-dev:arm64.  The image's lists are read under the sysroot
+# (mklist.sh's sysroot mode: the closure from readelf, ldd cannot read arm64 ELF);
+# bm-mkinitramfs, xz and zstd are the host's, as for amd64: same inputs, same bytes.
+# ARM64_APT: another apt folder, whose debs/ are taken instead of downloaded again.
+A64          := $(O)/arm64
+A64_SYSROOT  := $(A64)/sysroot
+ARM64_APT    ?= $(A64)/apt
+ARM64_CROSS  ?= aarch64-linux-gnu-
+A64_SPECS    := $(A64)/musl-gcc.specs
+A64_MUSL_CC   = $(ARM64_CROSS)gcc -specs=$(abspath $(A64_SPECS))
+A64_AIO      := $(A64)/libaio
+A64_AIO_INC  := $(A64_AIO)/include
+A64_LIST_ENV := BM_SYSROOT=$(A64_SYSROOT) BM_MULTIARCH=aarch64-linux-gnu BM_ELF_MACHINE=AArch64 \
+		BM_READELF=readelf
+
+$(A64)/sysroot.versions: initramfs/arm64.packages initramfs/sysroot.sh
+	$(Q)BM_SYSROOT_APT=$(ARM64_APT) sh initramfs/sysroot.sh arm64 $(A64)
+
+$(A64_SPECS): $(A64)/sysroot.versions
+	@command -v $(ARM64_CROSS)gcc >/dev/null || { echo "bootmark: no $(ARM64_CROSS)gcc here:" \
+		"install gcc-aarch64-linux-gnu (sh host/install-deps.sh check, or make deps)" >&2; exit 111; }
+	$(Q)sed -e 's|/usr/include/aarch64-linux-musl|$(abspath $(A64_SYSROOT))/usr/include/aarch64-linux-musl|g' \
+		-e 's|/usr/lib/aarch64-linux-musl|$(abspath $(A64_SYSROOT))/usr/lib/aarch64-linux-musl|g' \
+		$(A64_SYSROOT)/usr/lib/aarch64-linux-musl/musl-gcc.specs > $@.tmp && mv $@.tmp $@
+
+$(A64_AIO)/libaio.a $(A64_AIO)/libaio.h &: $(A64)/sysroot.versions $(A64_SPECS)
+	$(Q)rm -rf $(A64_AIO_INC) && mkdir -p $(A64_AIO_INC)
+	$(Q)cp $(A64_SYSROOT)/usr/lib/aarch64-linux-gnu/libaio.a $(A64_SYSROOT)/usr/include/libaio.h $(A64_AIO)/
+	$(Q)sh host/uapi-headers.sh "$(A64_MUSL_CC) -isystem $(A64_SYSROOT)/usr/include/aarch64-linux-gnu \
+		-isystem $(A64_SYSROOT)/usr/include" $(A64_AIO)/libaio.h $(A64_AIO_INC)
+
+A64_OBJ := $(patsubst %.c,$(A64)/musl/%.o,$(RUNNER_SRC) runner/init/main.c)
+A64_LIB := $(A64)/musl/libcommon.a
+$(A64_LIB): $(patsubst %.c,$(A64)/musl/%.o,$(COMMON_SRC) $(DESC_SRC))
+	$(Q)rm -f $@ && $(ARM64_CROSS)ar rcs $@ $^
+$(A64)/musl/%.o: %.c $(A64_AIO)/libaio.h $(A64_SPECS)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  A64CC   $<")
+	$(Q)$(A64_MUSL_CC) $(BASE_CFLAGS) -I$(A64_AIO) -isystem $(A64_AIO_INC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(A64)/bootmark-runner: $(A64_OBJ) $(A64_LIB) $(A64_AIO)/libaio.a
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(A64_MUSL_CC) -static -o $@ $(A64_OBJ) $(A64_LIB) -L$(A64_AIO) -laio
+
+$(A64)/init.stripped: $(A64)/bootmark-runner
+	$(Q)$(ARM64_CROSS)strip -o $@ $<
+
+$(A64)/base.list: initramfs/base.list initramfs/mklist.sh $(A64)/init.stripped $(A64)/sysroot.versions \
+		$(wildcard configs/*/* configs/*.conf) $(DBENCH_XZ)
+	$(Q)$(A64_LIST_ENV) sh initramfs/mklist.sh initramfs/base.list $(A64)/init.stripped $(DBENCH_XZ) \
+		> $@.tmp && mv $@.tmp $@
+
+$(A64)/base.cpio: $(A64)/base.list $(O)/bm-mkinitramfs
+	$(Q)$(O)/bm-mkinitramfs -o $@ $(A64)/base.list
+$(A64)/base.cpio.xz: $(A64)/base.cpio
+	$(Q)$(XZ) -c $< > $@.tmp && mv $@.tmp $@
+$(A64)/base.cpio.zst: $(A64)/base.cpio
+	$(Q)$(ZSTD) -c $< > $@.tmp && mv $@.tmp $@
+
+A64_TOOL_PARTS := $(patsubst $(TOOL_LIST_DIR)/%.list,$(A64)/tools/%.part,$(TOOL_LISTS))
+$(A64)/tools/%.part: $(TOOL_LIST_DIR)/%.list initramfs/mktool.sh initramfs/mklist.sh $(A64)/base.list \
+		$(O)/bm-mkinitramfs $(A64)/sysroot.versions
+	$(Q)$(A64_LIST_ENV) BM_MKINITRAMFS=$(O)/bm-mkinitramfs XZ="$(XZ)" ZSTD="$(ZSTD)" \
+		sh initramfs/mktool.sh $< $(A64)/base.list $(A64)/tools
+
+$(A64)/base.manifest: $(A64)/base.list initramfs/mktool.sh $(A64_TOOL_PARTS)
+	$(Q)sh initramfs/mktool.sh --manifest $(A64)/base.list $(A64_TOOL_PARTS) > $@.tmp && mv $@.tmp $@
+
+arm64: $(A64)/bootmark-runner $(A64)/base.cpio.xz $(A64)/base.cpio.zst $(A64)/base.manifest
+
+# The unit tests that need only common/ and the runner's code, cross-built the same
+# way (make check-image-arm64 runs them under qemu-aarch64-static); the others link
+# the host's code (libhost: sqlite, the CLI), which is not built for arm64.
+A64_UNIT := aim7_mix_test coldplug_test dbench_load_test host_exec_test host_sha256_test \
+	ktree_gen_test opts_test profile_test proto_test report_aim7_test report_aio_test \
+	report_bonnie_test report_dbench_test report_lmdd_test report_rawio_test report_test \
+	report_tiobench_test runner_config_test runner_dd_test runner_disk_test \
+	runner_diskmark_test runner_disksig_test runner_emit_test runner_hello_test \
+	runner_hostmode_test runner_sctrace_test runner_spawn_test runner_sysstat_test \
+	stats_test ustar_test wl_aim7_test wl_aio_test wl_bonnie_test wl_dbench_test \
+	wl_fio_test wl_golden_test wl_kerntree_test wl_lmdd_test wl_metric_better_test \
+	wl_prepares_test wl_tiobench_test
+A64_RUNLIB := $(A64)/musl/librunner.a
+$(A64_RUNLIB): $(patsubst %.c,$(A64)/musl/%.o,$(RUNNER_SRC))
+	$(Q)rm -f $@ && $(ARM64_CROSS)ar rcs $@ $^
+$(A64)/tests/%: $(A64)/musl/tests/%.o $(A64_RUNLIB) $(A64_LIB) $(A64_AIO)/libaio.a
+	@mkdir -p $(dir $@)
+	$(Q)$(A64_MUSL_CC) -static -o $@ $< $(A64_RUNLIB) $(A64_LIB) -L$(A64_AIO) -laio
+arm64-unit: $(addprefix $(A64)/tests/,$(A64_UNIT))
+
 # --- make bench: the floor the boot time is compared against ----------------------------
 $(O)/bm-trivial-init: tests/bench/trivial_init.c
 	@mkdir -p $(dir $@)
@@ -242,6 +343,13 @@ check-unit: $(GCC_TESTS) $(CLANG_TESTS) $(ASAN_TESTS) $(CLANG_MAINS)
 # a build without dbench's client.txt fails, naming the package.
 check-image:
 	$(Q)$(STEP) image sh tests/image.sh
+
+# make arm64 twice gives the same bytes (the second from the first's .debs, offline), a
+# static aarch64 runner, aarch64 ELF files only, base.cpio.xz within 3 MiB; the runner's
+# --version and --help and the arm64 unit tests under qemu-aarch64-static (docs/arm64.md;
+# about 6 minutes of CPU: two cross builds, 41 test programs emulated)
+check-image-arm64:
+	$(Q)$(STEP) image-arm64 sh tests/image_arm64.sh
 
 check-host: all
 	$(Q)$(STEP) host sh tests/hostmode.sh
@@ -454,8 +562,8 @@ check-layers: $(O)/bootmark $(RUNNER_GCC_OBJ)
 # -O keeps each part's output in one piece; CHECK_JOBS=1 is the old serial order.
 # Every phase runs (-k), whatever failed before it: the summary names every failure.
 CHECK_JOBS ?= 2
-CHECK_PHASE1 := check-layers check-unit check-bench check-kernels check-image check-host check-report \
-	check-stats check-history check-trace
+CHECK_PHASE1 := check-layers check-unit check-bench check-kernels check-image check-image-arm64 check-host \
+	check-report check-stats check-history check-trace
 CHECK_PHASE2 := check-compare check-bisect check-watchdog
 CHECK_PHASE3 := check-e2e check-ci check-ci-confirm check-disk check-buses check-rawio check-arm64 check-pxe check-capture check-lava check-faults \
 	check-verdicts check-procs check-outsafety check-sharedcache check-agree check-docs
@@ -516,7 +624,7 @@ deps:
 clean:
 	rm -rf $(O)
 
-.PHONY: all check check-unit check-layers check-image check-host check-trace check-trace-dd check-trace-bonnie check-trace-dbench check-trace-aio check-report check-compare check-e2e check-bisect \
+.PHONY: all arm64 arm64-unit check check-unit check-layers check-image check-image-arm64 check-host check-trace check-trace-dd check-trace-bonnie check-trace-dbench check-trace-aio check-report check-compare check-e2e check-bisect \
 	run bench deps \
 	check-disk check-buses check-pxe check-capture check-lava check-watchdog check-lab check-faults \
 	check-bench \
@@ -524,4 +632,4 @@ clean:
 	check-docs check-agree check-stats check-ci check-ci-confirm check-history history-accuracy check-rawio FORCE
 FORCE:
 .SECONDARY:
--include $(shell find $(O) -name '*.d' 2>/dev/null)
+-include $(shell find $(O) -name '*.d' -type f 2>/dev/null)

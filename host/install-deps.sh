@@ -72,6 +72,8 @@ cryptsetup|cryptsetup-bin|make check-disk's LUKS2 decoy
 mkfs.f2fs|f2fs-tools|make check-disk's f2fs decoy
 mkfs.jfs|jfsutils|jfs runs (make builds mkfs.jfs's tool archive from it; --fs jfs is refused without it), make check-e2e's and check-disk's jfs boots, check-unit's disk-signature test on a real jfs
 mkfs.reiserfs|reiserfsprogs|reiserfs runs (make builds mkfs.reiserfs's tool archive from it; --fs reiserfs is refused without it), make check-e2e's and check-disk's reiserfs boots, check-unit's disk-signature test on a real reiserfs
+aarch64-linux-gnu-gcc|gcc-aarch64-linux-gnu|make arm64 (the runner cross-built for arm64, docs/arm64.md) and make check-image-arm64
+qemu-aarch64-static|qemu-user-static|make check-image-arm64's runs of the arm64 runner and its unit tests (qemu-aarch64-static, called by name: no binfmt)
 mkfs.fat|dosfstools|make check-unit's disk-signature test on a real FAT (runner_disksig_test)
 make-bcache|bcache-tools|make check-disk's bcache decoy
 sgdisk|gdisk|make check-disk's zapped GPT over an intact partition, and check-unit's (runner_diskmark_test)

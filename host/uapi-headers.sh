@@ -6,12 +6,16 @@
 # path would mix the two C libraries.  Debian 12's libaio.h includes none: DIR
 # stays empty.  CC (the host compiler) finds the headers wherever linux-libc-dev
 # puts them (Debian 13: asm/ under /usr/lib/linux/uapi/x86/).
+# CC may be a command with its words: the arm64 build passes its cross compiler with
+# musl's specs and the sysroot's include folders (linux-libc-dev:arm64), so that the
+# headers are arm64's, not the host's x86 asm/ (docs/arm64.md).
 # Usage: sh host/uapi-headers.sh CC HEADER DIR
 set -eu
 cc=$1 header=$2 dir=$3
 
 # -M lists every header read, one path per word after the target
-deps=$("$cc" -M -MT x -x c "$header" | tr ' \\' '\n\n' | sed '/^$/d; /^x:$/d')
+# shellcheck disable=SC2086 # CC is a command and its words
+deps=$($cc -M -MT x -x c "$header" | tr ' \\' '\n\n' | sed '/^$/d; /^x:$/d')
 n=0
 for p in $deps; do
 	# the include name starts at the last linux/asm/asm-generic directory

@@ -16,6 +16,15 @@
 # libraries of its ELF files, less every line BUILT_BASE_LIST (the base's final
 # list) has already.  A path the base has under another entry is an error: the
 # archive would replace a file of the base.
+# Sysroot mode (a foreign architecture's image, issue 47: docs/arm64.md): with
+# BM_SYSROOT=DIR every host path of the lists (/bin/busybox, /sbin/mke2fs ...) is
+# read from DIR (initramfs/sysroot.sh extracted the packages there) and the image
+# path stays as it is.  ldd cannot read a foreign ELF file: the closure comes from
+# the DT_NEEDED entries $BM_READELF (readelf) prints, each soname looked up in
+# DIR's /lib/$BM_MULTIARCH, /usr/lib/$BM_MULTIARCH, /lib and /usr/lib (after the
+# file's own RUNPATH), and the program interpreter its PT_INTERP names; symbolic
+# links are followed inside DIR.  With BM_ELF_MACHINE (readelf's "Machine:", e.g.
+# AArch64) an ELF file of another machine in the list or the closure is an error.
 # Exit: 0 ok, 100 bad arguments or input, 111 system error.
 set -eu
 
@@ -45,6 +54,26 @@ else
 	[ -f "$configs/bootmark.conf" ] || die 100 "$configs/bootmark.conf: no such file"
 fi
 
+sysroot=${BM_SYSROOT:-}
+readelf=${BM_READELF:-readelf}
+multiarch=${BM_MULTIARCH:-}
+machine=${BM_ELF_MACHINE:-}
+if [ -n "$sysroot" ]; then
+	[ -d "$sysroot" ] || die 100 "sysroot $sysroot: no such folder"
+	sysroot=${sysroot%/}
+	case $sysroot in
+	/*) ;;
+	*) sysroot=$(pwd)/$sysroot ;;
+	esac
+	case $sysroot in
+	*[!A-Za-z0-9._/+-]*) die 100 "sysroot $sysroot holds characters a list cannot carry" ;;
+	esac
+	case $multiarch in
+	"" | *[!a-z0-9_-]*) die 100 "BM_SYSROOT wants BM_MULTIARCH, the library folders' name (aarch64-linux-gnu)" ;;
+	esac
+	command -v "$readelf" >/dev/null || die 111 "no $readelf here (binutils)"
+fi
+
 tmp=$(mktemp -d) || die 111 "cannot create a temporary folder"
 trap 'rm -rf "$tmp"' EXIT
 
@@ -68,12 +97,19 @@ unusr() {
 # entries for one library as ldd names it: the file at its real name, a symlink
 # from the name ldd printed when that differs
 lib_entries() {
-	[ -f "$1" ] || die 100 "library $1: no such file"
-	real=$(readlink -f "$1") || die 111 "cannot resolve $1"
+	if [ -n "$sysroot" ]; then
+		[ -f "$sysroot$1" ] || die 100 "library $sysroot$1: no such file"
+		real=$(sr_real "$1") || exit
+		host=$sysroot$real
+	else
+		[ -f "$1" ] || die 100 "library $1: no such file"
+		real=$(readlink -f "$1") || die 111 "cannot resolve $1"
+		host=$real
+	fi
 	img=$(unusr "$real")
 	name=$(unusr "$1")
 	echo "dir ${img%/*} 0755 0 0"
-	echo "file $img $real 0755 0 0"
+	echo "file $img $host 0755 0 0"
 	[ "$name" = "$img" ] && return 0
 	echo "dir ${name%/*} 0755 0 0"
 	if [ "${name%/*}" = "${img%/*}" ]; then
@@ -83,10 +119,114 @@ lib_entries() {
 	fi
 }
 
+# --- sysroot mode: paths inside $sysroot, the closure from readelf ---------------
+# the host paths of the list's file lines under the sysroot (a plain copy without)
+sysroot_paths() {
+	if [ -n "$sysroot" ]; then
+		awk -v sr="$sysroot" '$1 == "file" && $3 ~ /^\// { $3 = sr $3 } { print }'
+	else
+		cat
+	fi
+}
+
+# an image path made canonical: no ".", "..", "//"
+canon() {
+	printf '%s\n' "$1" | awk -F/ '{
+		n = 0
+		for (i = 1; i <= NF; i++) {
+			if ($i == "" || $i == ".") continue
+			if ($i == "..") { if (n) n--; continue }
+			p[++n] = $i
+		}
+		out = ""
+		for (i = 1; i <= n; i++) out = out "/" p[i]
+		print out == "" ? "/" : out
+	}'
+}
+
+# sr_real PATH: PATH (in the image's terms) with its symbolic links followed inside
+# the sysroot (an absolute link target is the sysroot's, not the host's)
+sr_real() {
+	p=$(canon "$1") n=0
+	while [ -L "$sysroot$p" ]; do
+		n=$((n + 1))
+		[ $n -le 40 ] || die 100 "$sysroot$1: too many levels of symbolic links"
+		t=$(readlink "$sysroot$p") || die 111 "cannot read the link $sysroot$p"
+		case $t in
+		/*) p=$(canon "$t") ;;
+		*) p=$(canon "${p%/*}/$t") ;;
+		esac
+	done
+	[ -f "$sysroot$p" ] || die 100 "$sysroot$1 leads to $sysroot$p: no such file"
+	echo "$p"
+}
+
+# an ELF file of the wrong machine (an amd64 runner in an arm64 image) is an error
+check_machine() {
+	[ -n "$machine" ] || return 0
+	m=$(LC_ALL=C "$readelf" -h "$1" | sed -n 's/^[[:space:]]*Machine:[[:space:]]*//p') ||
+		die 111 "$readelf -h $1 failed"
+	[ "$m" = "$machine" ] || die 100 "$1 is an ELF file for $m, not $machine"
+}
+
+# sr_find SONAME RUNPATH: where the loader finds SONAME (an image path)
+sr_find() {
+	for d in $(printf '%s\n' "$2" | tr ':' ' ') /lib/$multiarch /usr/lib/$multiarch /lib /usr/lib; do
+		case $d in
+		/*) ;;
+		*) continue ;;  # $ORIGIN and the like: not in this image
+		esac
+		if [ -e "$sysroot$d/$1" ] || [ -L "$sysroot$d/$1" ]; then
+			echo "$d/$1"
+			return 0
+		fi
+	done
+	return 1
+}
+
+# sr_libs FILE: the interpreter and the shared libraries FILE needs, directly or not,
+# as image paths (as ldd names them)
+sr_libs() {
+	dyn=$(LC_ALL=C "$readelf" -d -W "$1") || die 111 "$readelf -d $1 failed"
+	interp=$(LC_ALL=C "$readelf" -l -W "$1" |
+		sed -n 's/.*\[Requesting program interpreter: \(.*\)\]$/\1/p') ||
+		die 111 "$readelf -l $1 failed"
+	[ -z "$interp" ] || echo "$interp"
+	queue=$1 seen=" "
+	while [ -n "$queue" ]; do
+		f=${queue%% *}
+		case $queue in
+		*" "*) queue=${queue#* } ;;
+		*) queue="" ;;
+		esac
+		[ "$f" = "$1" ] || dyn=$(LC_ALL=C "$readelf" -d -W "$f") || die 111 "$readelf -d $f failed"
+		rp=$(printf '%s\n' "$dyn" | sed -n 's/.*(R[UN]*PATH).*path: \[\(.*\)\]$/\1/p')
+		for so in $(printf '%s\n' "$dyn" | sed -n 's/.*(NEEDED).*Shared library: \[\(.*\)\]$/\1/p'); do
+			case $seen in *" $so "*) continue ;; esac
+			seen="$seen$so "
+			p=$(sr_find "$so" "$rp") ||
+				die 100 "$f needs $so, which the sysroot $sysroot lacks (its package is not in the package list)"
+			echo "$p"
+			real=$(sr_real "$p") || exit
+			check_machine "$sysroot$real"
+			queue="${queue:+$queue }$sysroot$real"
+		done
+	done
+}
+
 # the shared-library closure of one host file, if it is a dynamic ELF file
 elf_libs() {
 	magic=$(od -An -N4 -tx1 "$1" | tr -d ' \n') || die 111 "cannot read $1"
 	[ "$magic" = 7f454c46 ] || return 0
+	if [ -n "$sysroot" ]; then
+		check_machine "$1"
+		libs=$(sr_libs "$1") || exit
+		[ -n "$libs" ] || return 0
+		printf '%s\n' "$libs" | while read -r lib; do
+			lib_entries "$lib" || exit
+		done
+		return
+	fi
 	if ! out=$(LC_ALL=C ldd "$1" 2>&1); then
 		case $out in
 		*"not a dynamic executable"* | *"statically linked"*) return 0 ;;
@@ -109,10 +249,11 @@ entries() {
 }
 
 if [ -n "$tool" ]; then
-	entries "$tool" >"$tmp/list" || exit
+	entries "$tool" | sysroot_paths >"$tmp/list" || exit
 else
 	{
-		entries -e "s|@RUNNER@|$runner|g" "$base"
+		# the list's own paths under the sysroot, then the runner (a build file)
+		entries "$base" | sysroot_paths | sed -e "s|@RUNNER@|$runner|g"
 		config_entry /etc/bootmark "$configs/bootmark.conf"
 		for f in "$configs"/suites/* "$configs"/fs/*; do
 			[ -f "$f" ] || continue

@@ -29,6 +29,8 @@
 # --state prints what make must rebuild the archives on: each host file the
 # lists name, with its size and mtime, or "missing" (the Makefile writes it to
 # a file only when it changes, so that installing a package rebuilds its archive).
+# With BM_SYSROOT=DIR (another architecture's image, docs/arm64.md) the host files
+# the lists name are read from DIR, as mklist.sh reads them (its BM_* settings).
 # Exit: 0 ok, 100 bad arguments or input, 111 system error.
 set -eu
 
@@ -51,9 +53,9 @@ files_of() {
 	awk '$1 == "file" || $1 == "slink" { print $2 }' "$1" | LC_ALL=C sort -u
 }
 
-# The host files a list names.
+# The host files a list names (under the sysroot in sysroot mode).
 hosts_of() {
-	awk '$1 == "file" { print $3 }' "$1"
+	awk -v sr="${BM_SYSROOT:+${BM_SYSROOT%/}}" '$1 == "file" { print ($3 ~ /^\// ? sr : "") $3 }' "$1"
 }
 
 name_of() {
