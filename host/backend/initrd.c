@@ -477,6 +477,13 @@ int bm_conf_modules(const char *configs, char *buf, size_t len)
 	return rc ? rc : bm_list_merge(buf, len, image);
 }
 
+int bm_conf_image_modules(const char *configs, char *buf, size_t len)
+{
+	char boot[1024];
+
+	return conf_lists(configs, boot, sizeof(boot), buf, len);
+}
+
 int bm_conf_boot_modules(const char *configs, char *buf, size_t len)
 {
 	char image[1024];

@@ -71,6 +71,8 @@ int bm_initrd_concat(const char *out, const char *name, const char *base, const 
 /* The boot "modules" list from <configs>/bootmark.conf (default if absent),
  * with image_modules merged in: what the module archive carries. */
 int bm_conf_modules(const char *configs, char *buf, size_t len);
+/* Only image_modules: the drivers a lab box may name (bootmark.modules=). */
+int bm_conf_image_modules(const char *configs, char *buf, size_t len);
 /* Only the boot "modules" (NULL configs: the default): what the archive
  * carries uncompressed. */
 int bm_conf_boot_modules(const char *configs, char *buf, size_t len);

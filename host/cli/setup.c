@@ -106,7 +106,7 @@ static int merge_optional(char *buf, size_t len, const char *list)
 /* Suite and every profile must load; the modules they need are collected. */
 static int check_configs(struct bm_setup *s, const char *suite, const char *fs_list)
 {
-	char dir[PATH_MAX], err[512], fs[256], *tok, *save = NULL;
+	char dir[PATH_MAX], err[512], fs[256], image[1024], *tok, *save = NULL;
 	struct bm_fsprof prof;
 	unsigned nfs = 0;
 	int rc;
@@ -120,7 +120,9 @@ static int check_configs(struct bm_setup *s, const char *suite, const char *fs_l
 		bm_msg("unknown or bad suite '%s': %s", suite, err);
 		return -EINVAL;
 	}
-	rc = bm_conf_modules(s->configs, s->modules, sizeof(s->modules));
+	rc = bm_conf_boot_modules(s->configs, s->modules, sizeof(s->modules));
+	if (!rc)
+		rc = bm_conf_image_modules(s->configs, image, sizeof(image));
 	if (rc) {
 		bm_msg("cannot read %s/bootmark.conf: %s", s->configs, bm_strerror(-rc));
 		return -EINVAL;
@@ -131,6 +133,12 @@ static int check_configs(struct bm_setup *s, const char *suite, const char *fs_l
 		return -EINVAL;
 	}
 	snprintf(s->boot_modules, sizeof(s->boot_modules), "%s", s->modules);
+	/* image_modules are optional in the archive: lab boxes' drivers, loaded
+	 * when a box names them, and an arm64 kernel has no x86 watchdog */
+	if (merge_optional(s->modules, sizeof(s->modules), image)) {
+		bm_msg("bootmark.conf's image_modules: too long a list");
+		return -EINVAL;
+	}
 	bm_path(dir, sizeof(dir), "%s/fs", s->configs);
 	snprintf(fs, sizeof(fs), "%s", fs_list);
 	for (tok = strtok_r(fs, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {

@@ -94,7 +94,7 @@ struct bm_setup {
 	const struct bm_qemu_arch *arch;  /* --arch */
 	char machine[32];                 /* --machine, auto resolved */
 	char exe[PATH_MAX], image[PATH_MAX], configs[PATH_MAX], modules[1024];
-	char boot_modules[1024];          /* bootmark.conf's modules + image_modules */
+	char boot_modules[1024];          /* bootmark.conf's modules + the arch's (records port) */
 	char boot_method[8];              /* --boot-method */
 	struct bm_fsprof prof[BM_SETUP_FS_MAX];
 	unsigned nprof;
