@@ -67,7 +67,8 @@ static const struct bm_opt pxe_tab[] = {
 	BM_BOOT_OPT_STR("configs", struct pxe_opts, b, configs, NULL, NULL,
 			"configs directory (default: <bootmark dir>/../configs)"),
 	BM_BOOT_OPT_STR("image", struct pxe_opts, b, image, NULL, NULL,
-			"base image (default: <bootmark dir>/base.cpio.xz)"),
+			"base image (default: <bootmark dir>/base.cpio.xz; arm64: "
+			"<bootmark dir>/arm64/base.cpio.xz, make arm64)"),
 	STR("advance", advance, NULL, "with --out and --mac only: run RUN of the box ended; "
 	    "move its queue on"),
 	{ .name = "failed", .type = BM_OPT_BOOL, .off = offsetof(struct pxe_opts, failed),
@@ -87,8 +88,9 @@ static void pxe_usage(FILE *f)
 	};
 
 	bm_cli_usage(f, forms);
-	fprintf(f, "\nWrites a TFTP tree (pxelinux and iPXE) booting each kernel with the suite; with\n"
-		   "--mac the kernels are that box's queue, one per boot (docs/pxe.md).\n"
+	fprintf(f, "\nWrites a TFTP tree (pxelinux and iPXE; U-Boot's boot.scr.uimg for --arch arm64)\n"
+		   "booting each kernel with the suite; with --mac the kernels are that box's queue,\n"
+		   "one per boot (docs/pxe.md, docs/bare-metal.md).\n"
 		   "Exit: 0 written (--advance: the box moved on), 1 --advance changed nothing,\n"
 		   "100 bad input (nothing written), 111 system error.\n\n"
 		   "options (--name VALUE or --name=VALUE):\n");
@@ -245,8 +247,10 @@ static int find_dtb(struct plan *p, const struct bm_kernel *k, char *out)
 	slash = strrchr(boot, '/');
 	if (slash)
 		*slash = '\0';
-	if (bm_path(root, sizeof(root), "%s/..", boot))
-		return -EINVAL;
+	snprintf(root, sizeof(root), "%s", boot);
+	slash = strrchr(root, '/');
+	if (slash)
+		*slash = '\0';
 	for (i = 0; where[i]; i++)
 		if (where[i][0] && !bm_path(out, PATH_MAX, "%s/usr/lib/linux-image-%s/%s", where[i],
 					    k->release, p->o.dtb) && bm_is_file(out))
