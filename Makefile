@@ -411,6 +411,12 @@ check-bisect: all
 check-pxe: all
 	$(Q)BM=$(O)/bootmark $(STEP) pxe sh tests/pxe.sh
 
+# an arm64 lab board: bootmark pxe --arch arm64's U-Boot tree (boot.scr.uimg, U-Boot's pxe)
+# booted by QEMU's own U-Boot (u-boot-qemu) over the user network's TFTP; needs the
+# arm64 image (make arm64) and the arm64 kernel (docs/bare-metal.md)
+check-pxe-uboot: all arm64
+	$(Q)BM=$(O)/bootmark $(STEP) pxe-uboot sh tests/pxe_uboot.sh
+
 # bootmark lava: jobs against Debian's lava-common schema, LAVA's monitor on a QEMU run,
 # and lava-run (LAVA's dispatcher) running a job on a QEMU device
 check-lava: all
@@ -446,7 +452,7 @@ check-watchdog: all
 	$(Q)BM=$(O)/bootmark $(STEP) watchdog sh tests/watchdog.sh
 
 # The lab (bare-metal) parts, each proved in QEMU: disk safety, PXE, capture, LAVA, watchdog
-check-lab: check-disk check-pxe check-capture check-lava check-watchdog
+check-lab: check-disk check-pxe check-pxe-uboot check-capture check-lava check-watchdog
 
 # Fault injection in QEMU: EIO, ENOSPC, panic, hang, bad initramfs, module, mkfs,
 # config, kmsg flood; each asserts its class and the records that survive
@@ -565,8 +571,9 @@ CHECK_JOBS ?= 2
 CHECK_PHASE1 := check-layers check-unit check-bench check-kernels check-image check-image-arm64 check-host \
 	check-report check-stats check-history check-trace
 CHECK_PHASE2 := check-compare check-bisect check-watchdog
-CHECK_PHASE3 := check-e2e check-ci check-ci-confirm check-disk check-buses check-rawio check-arm64 check-pxe check-capture check-lava check-faults \
-	check-verdicts check-procs check-outsafety check-sharedcache check-agree check-docs
+CHECK_PHASE3 := check-e2e check-ci check-ci-confirm check-disk check-buses check-rawio check-arm64 check-pxe \
+	check-pxe-uboot check-capture check-lava check-faults check-verdicts check-procs check-outsafety \
+	check-sharedcache check-agree check-docs
 CHECK_PARTS := $(CHECK_PHASE1) $(CHECK_PHASE2) $(CHECK_PHASE3)
 CHECK_MAKE = CHECK_LOG=$(abspath $(O))/check.log $(MAKE) --no-print-directory
 check:
@@ -626,7 +633,8 @@ clean:
 
 .PHONY: all arm64 arm64-unit check check-unit check-layers check-image check-image-arm64 check-host check-trace check-trace-dd check-trace-bonnie check-trace-dbench check-trace-aio check-report check-compare check-e2e check-bisect \
 	run bench deps \
-	check-disk check-buses check-pxe check-capture check-lava check-watchdog check-lab check-faults \
+	check-disk check-buses check-pxe check-pxe-uboot check-capture check-lava check-watchdog check-lab \
+	check-faults \
 	check-bench \
 	check-verdicts check-procs check-outsafety check-sharedcache check-kernels check-distro check-arm64 clean fuzz \
 	check-docs check-agree check-stats check-ci check-ci-confirm check-history history-accuracy check-rawio FORCE

@@ -19,6 +19,7 @@ static void base(struct bm_lava_opts *o)
 	snprintf(o->disk_serial, sizeof(o->disk_serial), "WD-1");
 	snprintf(o->console, sizeof(o->console), "ttyS0,115200n8");
 	snprintf(o->boot_method, sizeof(o->boot_method), "ipxe");
+	snprintf(o->arch, sizeof(o->arch), "amd64");
 	snprintf(o->commands, sizeof(o->commands), "ramdisk");
 	snprintf(o->priority, sizeof(o->priority), "medium");
 	snprintf(o->visibility, sizeof(o->visibility), "public");
@@ -71,6 +72,9 @@ static void check_bad(void)
 		{ "append newline", F(append), "a\nb", "--append: printable" },
 		{ "disk size", F(disk_size), "12Q", "--disk-size 12Q:" },
 		{ "zero disk size", F(disk_size), "0", "--disk-size 0:" },
+		{ "u-boot on amd64", F(boot_method), "u-boot", "--boot-method u-boot boots arm64" },
+		{ "an unknown arch", F(arch), "sparc", "--arch sparc: amd64 or arm64" },
+		{ "dtb without u-boot", F(dtb_url), "http://lab/b.dtb", "--dtb-url goes with" },
 #undef F
 	};
 	struct bm_lava_opts o;
@@ -190,11 +194,46 @@ static void check_qemu(void)
 	       "qemu: --console \"\" refused: %s", err);
 }
 
+/* arm64: U-Boot's booti on a board (kernel type image, a dtb when given) and
+ * an arm64 QEMU device (LAVA's template picks qemu-system-aarch64 by arch). */
+static void check_arm64(void)
+{
+	struct bm_lava_opts o;
+	char err[512] = "", *a;
+
+	base(&o);
+	snprintf(o.arch, sizeof(o.arch), "arm64");
+	snprintf(o.boot_method, sizeof(o.boot_method), "u-boot");
+	snprintf(o.console, sizeof(o.console), "ttyAMA0,115200");
+	snprintf(o.dtb_url, sizeof(o.dtb_url), "http://lab/bcm2711-rpi-4-b.dtb");
+	TAP_EQ_INT(bm_lava_check(&o, err, sizeof(err)), 0, "u-boot: arm64 options pass");
+	a = job_text(&o);
+	tap_ok(strstr(a, "    kernel:\n      url: 'http://lab/vmlinuz'\n      type: 'image'\n") &&
+	       strstr(a, "    dtb:\n      url: 'http://lab/bcm2711-rpi-4-b.dtb'\n"),
+	       "u-boot: an Image for booti, the dtb deployed");
+	tap_ok(strstr(a, "- boot:\n    method: 'u-boot'\n    commands: 'ramdisk'\n") &&
+	       !strstr(a, "arch:"), "u-boot: boot method u-boot, ramdisk commands, no qemu arch");
+	tap_ok(strstr(a, " console=ttyAMA0,115200'\n  console_device: 'ttyAMA0'\n") != NULL,
+	       "u-boot: the records on ttyAMA0");
+	free(a);
+	snprintf(o.boot_method, sizeof(o.boot_method), "ipxe");
+	o.dtb_url[0] = '\0';
+	tap_ok(bm_lava_check(&o, err, sizeof(err)) == -EINVAL && strstr(err, "boots amd64"),
+	       "arm64 with ipxe refused: %s", err);
+	snprintf(o.boot_method, sizeof(o.boot_method), "qemu");
+	TAP_EQ_INT(bm_lava_check(&o, err, sizeof(err)), 0, "qemu arm64: pass");
+	a = job_text(&o);
+	tap_ok(strstr(a, "context:\n  arch: 'arm64'\n  machine: 'virt,gic-version=3'\n"
+		       "  cpu: 'neoverse-n1'\n") != NULL, "qemu arm64: arch, machine, cpu");
+	free(a);
+}
+
 int main(void)
 {
 	tap_plan(0);
 	check_bad();
 	check_job();
 	check_qemu();
+	check_arm64();
 	return tap_done();
 }

@@ -141,6 +141,56 @@ static void texts(void)
 	TAP_EQ_INT(bm_pxe_queue_parse(&r, buf, "q", err, sizeof(err)), -EINVAL, "a label with a path");
 }
 
+/* U-Boot's script: mkimage -A arm64 -O linux -T script -C none -n bootmark -d F
+ * of "echo hi\n" with SOURCE_DATE_EPOCH=1600000000 (u-boot-tools 2023.01). */
+static const unsigned char mkimage_hi[80] = {
+	0x27, 0x05, 0x19, 0x56, 0x4c, 0x03, 0xb3, 0x1c, 0x5f, 0x5e, 0x10, 0x00,
+	0x00, 0x00, 0x00, 0x10, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0xd9, 0x34, 0x01, 0x62, 0x05, 0x16, 0x06, 0x00, 0x62, 0x6f, 0x6f, 0x74,
+	0x6d, 0x61, 0x72, 0x6b, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00,
+	0x65, 0x63, 0x68, 0x6f, 0x20, 0x68, 0x69, 0x0a
+};
+
+static void uboot(void)
+{
+	unsigned char img[256];
+	struct bm_pxe_queue r;
+	char err[512];
+	size_t n = 0;
+
+	TAP_EQ_INT(bm_pxe_uimage_script("echo hi\n", 1600000000u, img, sizeof(img), &n), 0,
+		   "a uImage script");
+	tap_ok(n == sizeof(mkimage_hi) && !memcmp(img, mkimage_hi, n),
+	       "byte for byte what mkimage -T script makes (%zu bytes)", n);
+	TAP_EQ_INT(bm_pxe_uimage_script("echo hi\n", 0, img, 79, &n), -ENAMETOOLONG, "small buffer");
+	TAP_EQ_INT(bm_pxe_uboot_cmd(buf, sizeof(buf)), 0, "the boot script");
+	tap_ok(!strncmp(buf, "# bootmark-pxe 1:", 17) && strstr(buf, "\npxe get\npxe boot\n"),
+	       "versioned, pxe get, pxe boot");
+
+	tap_ok(bm_pxe_fdt_ok("bcm2711-rpi-4-b.dtb") && !bm_pxe_fdt_ok("a/b.dtb") &&
+	       !bm_pxe_fdt_ok(".dtb") && !bm_pxe_fdt_ok("x.dts") && !bm_pxe_fdt_ok("a b.dtb"),
+	       "an FDT is a file name ending in .dtb");
+	fill(&q, 2);
+	snprintf(q.fdt, sizeof(q.fdt), "board.dtb");
+	snprintf(q.e[1].fdt, sizeof(q.e[1].fdt), "board.dtb");
+	TAP_EQ_INT(bm_pxe_cfg_text(&q.e[1], 1, 0, buf, sizeof(buf)), 0, "config with an FDT");
+	tap_ok(strstr(buf, "/initrd.img\n  FDT bootmark/6.12.117+deb12-amd64/board.dtb\n  APPEND ")
+	       != NULL, "FDT after INITRD, in the kernel's folder");
+	TAP_EQ_INT(bm_pxe_queue_text(&q, buf, sizeof(buf)), 0, "queue text with an FDT");
+	tap_ok(strstr(buf, "\nfdt board.dtb\n") != NULL, "an fdt line");
+	TAP_EQ_INT(bm_pxe_queue_parse(&r, buf, "q", err, sizeof(err)), 0, "parses back");
+	tap_ok(!strcmp(r.fdt, "board.dtb") && !strcmp(r.e[0].fdt, "board.dtb") &&
+	       !strcmp(r.e[1].fdt, "board.dtb"), "every entry gets the fdt");
+	fill(&q, 1);
+	TAP_EQ_INT(bm_pxe_queue_text(&q, buf, sizeof(buf)), 0, "queue text without");
+	tap_ok(!strstr(buf, "\nfdt "), "no fdt line (amd64 queues keep their bytes)");
+	snprintf(buf, sizeof(buf), "%s\nmac %s\nfdt ../x.dtb\ncurrent a 000000a0 x=1\n",
+		 BM_PXE_QUEUE_MAGIC, MAC);
+	TAP_EQ_INT(bm_pxe_queue_parse(&r, buf, "q", err, sizeof(err)), -EINVAL, "an fdt with a path");
+}
+
 static char *slurp(const char *name)
 {
 	char path[PATH_MAX], *text = NULL;
@@ -242,6 +292,7 @@ int main(void)
 	macs();
 	cmdlines();
 	texts();
+	uboot();
 	if (!mkdtemp(dir)) {
 		tap_ok(0, "mkdtemp");
 		return tap_done();

@@ -4,7 +4,9 @@
 # 1. Jobs for several option combinations, each validated with Debian's
 #    lava-common (lava_common.schemas.validate, strict); a job broken on
 #    purpose must be refused (the validator really runs); the same options
-#    give the same bytes; bad options exit 100 and write nothing.
+#    give the same bytes; bad options exit 100 and write nothing.  arm64 (issue 47):
+#    a U-Boot board's job (--boot-method u-boot: kernel type image, a dtb) and an
+#    arm64 QEMU device's (context arch arm64) pass the same schema.
 # 2. A real QEMU run with bootmark.lava=1 (smoke suite, ext4), its records
 #    written among the console's lines as on a box with one UART, and the
 #    job's monitor applied to that stream the way lava-dispatcher does
@@ -68,6 +70,18 @@ job full --device-type x86-64_lab --job-name "bootmark's seeds, ext4 and xfs" --
 job grub --device-type qemu-efi --boot-method grub-efi --commands nfs-ramdisk --disk-wwn \
 	eui.0025388b91b2c3d4 --console "" --priority low --visibility personal
 job grub2 --device-type x86 --boot-method grub --disk-model QEMU_HARDDISK --priority 0
+# arm64 (issue 47): a U-Boot board (booti of an Image, its dtb) and an arm64 QEMU device
+job uboot --arch arm64 --boot-method u-boot --disk-serial S3Z8NB0K123456 \
+	--dtb-url http://lab.example/k/broadcom/bcm2711-rpi-4-b.dtb
+job uboot-min --arch arm64 --boot-method u-boot --device-type rk3399-gru-kevin --disk-size 64G
+job qemu-arm64 --arch arm64 --boot-method qemu --device-type qemu --disk-serial BMSCRATCH0
+check "u-boot: kernel type image, the dtb, console ttyAMA0, device type bcm2711-rpi-4-b" \
+	"grep -q \"^      type: 'image'\\\$\" \"\$out/uboot.yaml\" && grep -q '^    dtb:\$' \"\$out/uboot.yaml\" &&
+	 grep -q \"^  console_device: 'ttyAMA0'\\\$\" \"\$out/uboot.yaml\" &&
+	 grep -q \"^device_type: 'bcm2711-rpi-4-b'\\\$\" \"\$out/uboot.yaml\""
+check "arm64 QEMU job: context arch arm64 (LAVA picks qemu-system-aarch64), machine virt" \
+	"grep -q \"^  arch: 'arm64'\\\$\" \"\$out/qemu-arm64.yaml\" &&
+	 grep -q \"^  machine: 'virt,gic-version=3'\\\$\" \"\$out/qemu-arm64.yaml\""
 "$bin" lava $urls --device-type x86 --disk-serial WD-WCC4N1234567 -o "$out/minimal-o.yaml"
 check "-o FILE writes the bytes stdout gets" "cmp -s \"\$out/minimal.yaml\" \"\$out/minimal-o.yaml\""
 "$bin" lava $urls --device-type x86 --disk-serial WD-WCC4N1234567 >"$out/minimal2.yaml"
@@ -105,7 +119,10 @@ bad "visibility group: without a name" $urls --device-type x86 --disk-serial S -
 bad "--append sets the results device" $urls --device-type x86 --disk-serial S \
 	--append "bootmark.results=/dev/ttyS1"
 bad "a 10 minute job" $urls --device-type x86 --disk-serial S --timeout 10
-bad "boot method u-boot" $urls --device-type x86 --disk-serial S --boot-method u-boot
+bad "boot method u-boot on amd64" $urls --device-type x86 --disk-serial S --boot-method u-boot \
+	--arch amd64
+bad "an arm64 board with ipxe" $urls --disk-serial S --arch arm64 --boot-method ipxe --device-type x
+bad "--dtb-url without u-boot" $urls --disk-serial S --device-type x86 --dtb-url http://x/b.dtb
 bad "an unknown option" $urls --device-type x86 --disk-serial S --kernel vmlinuz
 
 # 2 -------------------------------------------------------------------------

@@ -239,6 +239,7 @@ static const struct {
 	{ "capture", "pxe", "TFTPDIR" },
 	{ NULL, "kernel-url", "URL" },
 	{ NULL, "initrd-url", "URL" },
+	{ NULL, "dtb-url", "URL" },
 	{ NULL, "device-type", "TYPE" },
 	{ NULL, "job-name", "NAME" },
 	{ NULL, "commands", "NAME" },

@@ -15,14 +15,19 @@
 #define S(field) .type = BM_OPT_STR, .off = offsetof(struct bm_lava_opts, field), \
 	.len = sizeof(((struct bm_lava_opts *)0)->field)
 
-static const char *const boot_methods[] = { "ipxe", "grub", "grub-efi", "qemu", NULL };
+static const char *const boot_methods[] = { "ipxe", "grub", "grub-efi", "u-boot", "qemu", NULL };
 
 static const struct bm_opt lava_tab[] = {
 	{ .name = "kernel-url", S(kernel_url), .help = "URL of the kernel (bzImage), required" },
 	{ .name = "initrd-url", S(initrd_url),
 	  .help = "URL of the bootmark initrd (base + modules: bootmark run leaves it as "
 		  "<out>/<kernel>/initrd.img), required" },
-	{ .name = "device-type", S(device_type), .help = "LAVA device type, required" },
+	{ .name = "dtb-url", S(dtb_url), .help = "u-boot: URL of the board's device tree "
+	  "(default: none, the device type's)" },
+	{ .name = "arch", S(arch), .def = "auto", .choices = bm_arch_choices,
+	  .help = "the board's architecture; auto: the host's" },
+	{ .name = "device-type", S(device_type),
+	  .help = "LAVA device type, required (u-boot: default bcm2711-rpi-4-b)" },
 	{ .name = "job-name", S(job_name), .help = "job name (default: bootmark SUITE FS)" },
 	{ .name = "suite", S(suite), .def = "smoke", .help = "suite the runner runs" },
 	{ .name = "fs", S(fs), .def = "ext4", .help = "comma list of filesystem profiles" },
@@ -34,11 +39,13 @@ static const struct bm_opt lava_tab[] = {
 	{ .name = "disk-wwn", S(disk_wwn), .help = "WWN the disk must also have" },
 	{ .name = "disk-model", S(disk_model), .help = "model the disk must also have" },
 	{ .name = "disk-size", S(disk_size), .help = "exact size the disk must also have (64G)" },
-	{ .name = "console", S(console), .def = "ttyS0,115200n8",
-	  .help = "the box's serial console; records go there (\"\" = the device type's)" },
+	{ .name = "console", S(console), .def = "auto",
+	  .help = "the box's serial console; records go there (\"\" = the device type's; auto: "
+		  "ttyS0,115200n8 on amd64, ttyAMA0,115200 on arm64)" },
 	{ .name = "boot-method", S(boot_method), .def = "ipxe", .choices = boot_methods,
-	  .help = "LAVA boot method; qemu: a QEMU device type (deploy to tmpfs, the command "
-		  "line in -append, --commands unused; docs/lava.md)" },
+	  .help = "LAVA boot method; u-boot: an arm64 board's booti (kernel type image); qemu: a "
+		  "QEMU device type (deploy to tmpfs, the command line in -append, --commands "
+		  "unused; docs/lava.md)" },
 	{ .name = "commands", S(commands), .def = "ramdisk",
 	  .help = "the device type's boot commands for a kernel and a ramdisk" },
 	{ .name = "append", S(append), .help = "more kernel command line words" },
@@ -96,6 +103,14 @@ static int parse(struct bm_lava_opts *o, int argc, char **argv)
 			return BM_EXIT_USAGE;
 		}
 	}
+	/* auto: the host's arch, and its first UART */
+	if (!strcmp(o->arch, "auto"))
+		snprintf(o->arch, sizeof(o->arch), "%s", bm_qemu_arch_host()->name);
+	if (!strcmp(o->console, "auto"))
+		snprintf(o->console, sizeof(o->console), "%s",
+			 strcmp(o->arch, "arm64") ? "ttyS0,115200n8" : "ttyAMA0,115200");
+	if (!o->device_type[0] && !strcmp(o->boot_method, "u-boot"))
+		snprintf(o->device_type, sizeof(o->device_type), "bcm2711-rpi-4-b");
 	return -1;
 }
 

@@ -26,10 +26,10 @@ struct pxe_opts {
 	char suite[32], fs[256], out[PATH_MAX], mac[32];
 	char console[64], results[64], append[1024], ipxe_base[256], run_seed[64];
 	char disk_serial[64], disk_wwn[64], disk_model[64], disk_size[32], disk_wipe[64];
-	char pxelinux[PATH_MAX], modules_dir[PATH_MAX], advance[16];
+	char pxelinux[PATH_MAX], modules_dir[PATH_MAX], advance[16], dtb[PATH_MAX];
 	long long watchdog;
 	int failed;
-	struct bm_boot_opts b;  /* only --configs and --image: nothing boots here */
+	struct bm_boot_opts b;  /* only --arch, --configs and --image: nothing boots here */
 };
 
 #define STR(n, f, d, h) { .name = n, .type = BM_OPT_STR, .off = offsetof(struct pxe_opts, f), \
@@ -40,7 +40,11 @@ static const struct bm_opt pxe_tab[] = {
 	STR("fs", fs, NULL, "filesystem profiles, comma list (required)"),
 	STR("out", out, NULL, "the TFTP root to write (required)"),
 	STR("mac", mac, NULL, "a box's MAC: it gets the --kernel list as its queue"),
-	STR("console", console, "ttyS0,115200n8", "the kernel's console= (pxelinux gets SERIAL too)"),
+	BM_BOOT_OPT_STR("arch", struct pxe_opts, b, arch, "auto", bm_arch_choices,
+			"the boxes' architecture; auto: the host's.  amd64: pxelinux and iPXE; "
+			"arm64: U-Boot (boot.scr.uimg, then U-Boot's pxe reads pxelinux.cfg)"),
+	STR("console", console, NULL, "the kernel's console= (pxelinux gets SERIAL too; default: "
+	    "ttyS0,115200n8 on amd64, ttyAMA0,115200 on arm64)"),
 	STR("results", results, "/dev/console", "device the records go to: one UART carries both"),
 	STR("disk-serial", disk_serial, "BMSCRATCH0", "serial of the one disk the runner may overwrite"),
 	STR("disk-wwn", disk_wwn, NULL, "WWN the disk must also have"),
@@ -54,13 +58,17 @@ static const struct bm_opt pxe_tab[] = {
 	    "(default: relative to the script)"),
 	STR("run-seed", run_seed, NULL, "derive run ids from this word: same arguments, same bytes "
 	    "(default: random run ids)"),
+	STR("dtb", dtb, NULL, "arm64: the board's device tree, as the kernel package has it "
+	    "(broadcom/bcm2711-rpi-4-b.dtb) or a .dtb file's absolute path; an FDT line boots it "
+	    "(default: none, the board's U-Boot passes its own)"),
 	STR("pxelinux", pxelinux, "/usr/lib/PXELINUX/pxelinux.0", "pxelinux.0 to copy"),
 	STR("syslinux-modules", modules_dir, "/usr/lib/syslinux/modules/bios",
 	    "where ldlinux.c32 is"),
 	BM_BOOT_OPT_STR("configs", struct pxe_opts, b, configs, NULL, NULL,
 			"configs directory (default: <bootmark dir>/../configs)"),
 	BM_BOOT_OPT_STR("image", struct pxe_opts, b, image, NULL, NULL,
-			"base image (default: <bootmark dir>/base.cpio.xz)"),
+			"base image (default: <bootmark dir>/base.cpio.xz; arm64: "
+			"<bootmark dir>/arm64/base.cpio.xz, make arm64)"),
 	STR("advance", advance, NULL, "with --out and --mac only: run RUN of the box ended; "
 	    "move its queue on"),
 	{ .name = "failed", .type = BM_OPT_BOOL, .off = offsetof(struct pxe_opts, failed),
@@ -80,8 +88,9 @@ static void pxe_usage(FILE *f)
 	};
 
 	bm_cli_usage(f, forms);
-	fprintf(f, "\nWrites a TFTP tree (pxelinux and iPXE) booting each kernel with the suite; with\n"
-		   "--mac the kernels are that box's queue, one per boot (docs/pxe.md).\n"
+	fprintf(f, "\nWrites a TFTP tree (pxelinux and iPXE; U-Boot's boot.scr.uimg for --arch arm64)\n"
+		   "booting each kernel with the suite; with --mac the kernels are that box's queue,\n"
+		   "one per boot (docs/pxe.md, docs/bare-metal.md).\n"
 		   "Exit: 0 written (--advance: the box moved on), 1 --advance changed nothing,\n"
 		   "100 bad input (nothing written), 111 system error.\n\n"
 		   "options (--name VALUE or --name=VALUE):\n");
@@ -96,6 +105,8 @@ struct plan {
 	char mac[18];
 	struct bm_setup s;
 	struct bm_pxe_args a;
+	char dtb[BM_PXE_MAX][PATH_MAX];   /* each kernel's --dtb file */
+	char fdt[BM_PXE_FDT_MAX];         /* its name in the tree */
 };
 
 static int parse_args(struct plan *p, int argc, char **argv)
@@ -182,6 +193,26 @@ static int check_words(struct plan *p)
 	return 0;
 }
 
+/* --dtb: arm64 only; its file name is the FDT line's in bootmark/<label>/. */
+static int check_dtb(struct plan *p, const char *arch)
+{
+	const char *base = strrchr(p->o.dtb, '/');
+
+	if (!p->o.dtb[0])
+		return 0;
+	if (strcmp(arch, "arm64")) {
+		bm_msg("--dtb is for arm64 boards (U-Boot); an amd64 box has ACPI");
+		return -EINVAL;
+	}
+	base = base ? base + 1 : p->o.dtb;
+	if (!bm_pxe_fdt_ok(base) || strstr(p->o.dtb, "..") || !bm_pxe_word_ok(p->o.dtb)) {
+		bm_msg("bad --dtb '%s': want a .dtb file's name (vendor/board.dtb) or absolute path",
+		       p->o.dtb);
+		return -EINVAL;
+	}
+	return bm_path(p->fdt, sizeof(p->fdt), "%s", base);
+}
+
 static int check_pxelinux(struct plan *p)
 {
 	char ld[PATH_MAX];
@@ -195,9 +226,89 @@ static int check_pxelinux(struct plan *p)
 	return -ENOENT;
 }
 
+/* --dtb NAME for kernel k: an absolute path is that file; a name is looked
+ * up where the kernel's files are.  Debian's arm64 package has them in
+ * /usr/lib/linux-image-<release>/, a kernel tree in arch/arm64/boot/dts/. */
+static int find_dtb(struct plan *p, const struct bm_kernel *k, char *out)
+{
+	char root[PATH_MAX], boot[PATH_MAX], *slash;
+	const char *const where[] = { root, k->modroot, NULL };
+	int i;
+
+	if (p->o.dtb[0] == '/') {
+		snprintf(out, PATH_MAX, "%s", p->o.dtb);
+		if (bm_is_file(out))
+			return 0;
+		bm_msg("cannot read --dtb %s", p->o.dtb);
+		return -EINVAL;
+	}
+	/* a cached Debian kernel is <entry>/boot/vmlinuz-<release> */
+	snprintf(boot, sizeof(boot), "%s", k->vmlinuz);
+	slash = strrchr(boot, '/');
+	if (slash)
+		*slash = '\0';
+	snprintf(root, sizeof(root), "%s", boot);
+	slash = strrchr(root, '/');
+	if (slash)
+		*slash = '\0';
+	for (i = 0; where[i]; i++)
+		if (where[i][0] && !bm_path(out, PATH_MAX, "%s/usr/lib/linux-image-%s/%s", where[i],
+					    k->release, p->o.dtb) && bm_is_file(out))
+			return 0;
+	if (!bm_path(out, PATH_MAX, "%s/dts/%s", boot, p->o.dtb) && bm_is_file(out))
+		return 0;
+	bm_msg("kernel %s has no device tree %s (looked in %s/usr/lib/linux-image-%s/ and "
+	       "%s/dts/; bootmark's kernel cache may not keep the package's device trees): give "
+	       "--dtb the .dtb file's absolute path", k->release, p->o.dtb, root, k->release, boot);
+	return -EINVAL;
+}
+
+/* --arch's name (auto: the host's), and the console= of its boxes when
+ * --console is not given: their first UART. */
+static const char *set_arch(struct plan *p)
+{
+	const struct bm_qemu_arch *a = strcmp(p->o.b.arch, "auto") ?
+				       bm_qemu_arch_find(p->o.b.arch) : bm_qemu_arch_host();
+	int arm64 = a && !strcmp(a->name, "arm64");
+
+	if (!p->o.console[0])
+		snprintf(p->o.console, sizeof(p->o.console), "%s",
+			 arm64 ? "ttyAMA0,115200" : "ttyS0,115200n8");
+	return arm64 ? "arm64" : "amd64";
+}
+
+/* Each kernel, fetched now (into the kernel cache, not --out), must be of
+ * the tree's arch: an amd64 box cannot boot an arm64 Image, nor U-Boot's
+ * booti a bzImage.  Then its --dtb. */
+static int check_kernels(struct plan *p, const char *arch)
+{
+	struct bm_kernel k;
+	const char *ka;
+	int i, rc;
+
+	for (i = 0; i < p->nk; i++) {
+		rc = bm_kernel_resolve(&p->spec[i], 1, &k);
+		if (rc) {
+			bm_msg("kernel %s is not available", p->spec[i].text);
+			return rc == -EINVAL ? -EINVAL : -ENOENT;
+		}
+		ka = bm_pxe_image_arch(k.vmlinuz);
+		if (ka && !strcmp(ka, "gzip"))
+			ka = "arm64";  /* an Image.gz: unpacked and checked as it is copied */
+		if (!ka || strcmp(ka, arch)) {
+			bm_msg("kernel %s (%s) is %s, not %s (--arch %s)", p->spec[i].text, k.vmlinuz,
+			       ka ? ka : "no kernel image bootmark knows", arch, p->o.b.arch);
+			return -EINVAL;
+		}
+		if (p->o.dtb[0] && find_dtb(p, &k, p->dtb[i]))
+			return -EINVAL;
+	}
+	return 0;
+}
 static int check_input(struct plan *p)
 {
 	char line[BM_PXE_CMDLINE_MAX];
+	const char *arch;
 	int i, rc;
 
 	if (!p->nk) {
@@ -215,15 +326,20 @@ static int check_input(struct plan *p)
 		bm_msg("--failed goes with --advance");
 		return -EINVAL;
 	}
-	if (check_words(p))
+	arch = set_arch(p);
+	if (check_words(p) || check_dtb(p, arch))
 		return -EINVAL;
-	rc = check_pxelinux(p);
+	/* U-Boot's trees need no loader file: the board's U-Boot is the loader */
+	rc = strcmp(arch, "amd64") ? 0 : check_pxelinux(p);
 	if (!rc)
 		rc = bm_setup_load(&p->s, &p->o.b, p->o.suite, p->o.fs);
 	if (rc)
 		return rc;
 	if (bm_setup_labels(p->spec, p->nk, p->label[0], sizeof(p->label[0])))
 		return -EINVAL;
+	rc = check_kernels(p, arch);
+	if (rc)
+		return rc;
 	p->a = (struct bm_pxe_args){
 		.console = p->o.console, .suite = p->o.suite, .fs = p->o.fs,
 		.results = p->o.results, .disk_serial = p->o.disk_serial,
@@ -244,6 +360,7 @@ static int check_input(struct plan *p)
 static int prepare(struct plan *p)
 {
 	struct bm_pxe_tree t = {
+		.arch = set_arch(p), .dtb = p->dtb, .fdt = p->fdt,
 		.pxelinux = p->o.pxelinux, .modules_dir = p->o.modules_dir,
 		.suite = p->o.suite, .fs = p->o.fs, .run_seed = p->o.run_seed,
 		.ipxe_base = p->o.ipxe_base, .tools_dir = p->s.exe, .image = p->s.image,

@@ -185,13 +185,34 @@ static int check_append(const char *a, char *err, size_t errlen)
 	return 0;
 }
 
+/* U-Boot's booti boots an arm64 Image; the x86 boot methods are BIOS and
+ * EFI loaders of a bzImage (grub-efi works on arm64 UEFI boards too). */
+static int check_arch(const struct bm_lava_opts *o, char *err, size_t errlen)
+{
+	int arm64 = !strcmp(o->arch, "arm64");
+
+	if (strcmp(o->arch, "amd64") && !arm64)
+		return fail(err, errlen, "--arch %s: amd64 or arm64", o->arch);
+	if (!strcmp(o->boot_method, "u-boot") && !arm64)
+		return fail(err, errlen, "--boot-method u-boot boots arm64 boards: add --arch arm64");
+	if (arm64 && (!strcmp(o->boot_method, "ipxe") || !strcmp(o->boot_method, "grub")))
+		return fail(err, errlen, "--boot-method %s boots amd64 boxes: an arm64 board "
+			    "takes u-boot, grub-efi or qemu", o->boot_method);
+	if (o->dtb_url[0] && strcmp(o->boot_method, "u-boot"))
+		return fail(err, errlen, "--dtb-url goes with --boot-method u-boot");
+	return 0;
+}
+
 int bm_lava_check(const struct bm_lava_opts *o, char *err, size_t errlen)
 {
 	char args[ARGS_MAX + 1];
 	int rc;
 
 	if ((rc = check_url("kernel-url", o->kernel_url, err, errlen)) ||
-	    (rc = check_url("initrd-url", o->initrd_url, err, errlen)))
+	    (rc = check_url("initrd-url", o->initrd_url, err, errlen)) ||
+	    (o->dtb_url[0] && (rc = check_url("dtb-url", o->dtb_url, err, errlen))))
+		return rc;
+	if ((rc = check_arch(o, err, errlen)))
 		return rc;
 	if (!o->device_type[0])
 		return fail(err, errlen, "--device-type is required (a device type of the lab, "
@@ -212,7 +233,8 @@ int bm_lava_check(const struct bm_lava_opts *o, char *err, size_t errlen)
 	/* with no console= the kernel writes to tty0, which a QEMU device has not */
 	if (!strcmp(o->boot_method, "qemu") && !o->console[0])
 		return fail(err, errlen, "--console \"\" with --boot-method qemu: the records "
-			    "need the serial console QEMU shows LAVA (ttyS0,115200n8)");
+			    "need the serial console QEMU shows LAVA (%s)",
+			    strcmp(o->arch, "arm64") ? "ttyS0,115200n8" : "ttyAMA0,115200");
 	if (o->timeout && o->timeout < MIN_JOB_MIN)
 		return fail(err, errlen, "--timeout %lld: at least %d minutes (deploy %d, boot %d, "
 			    "and the suite)", o->timeout, MIN_JOB_MIN, DEPLOY_MIN, BOOT_MIN);
@@ -348,9 +370,16 @@ static void write_tftp(FILE *f, const struct bm_lava_opts *o)
 	/* no compression and no LAVA overlay: the initrd is booted as built */
 	fprintf(f, "    kernel:\n");
 	kq(f, 6, "url", o->kernel_url);
+	/* U-Boot: an Image for booti (a raw ramdisk; LAVA passes its size) */
+	if (!strcmp(o->boot_method, "u-boot"))
+		kq(f, 6, "type", "image");
 	fprintf(f, "    ramdisk:\n");
 	kq(f, 6, "url", o->initrd_url);
 	fprintf(f, "      install_modules: false\n      install_overlay: false\n");
+	if (o->dtb_url[0]) {
+		fprintf(f, "    dtb:\n");
+		kq(f, 6, "url", o->dtb_url);
+	}
 	fprintf(f, "- boot:\n");
 	kq(f, 4, "method", o->boot_method);
 	kq(f, 4, "commands", o->commands);
@@ -406,9 +435,14 @@ int bm_lava_write(FILE *f, const struct bm_lava_opts *o)
 		return rc;
 	write_head(f, o, job);
 	fprintf(f, "context:\n");
-	/* LAVA's qemu method picks qemu-system-x86_64 by the job's arch */
+	/* LAVA's qemu device template picks qemu-system-x86_64 or -aarch64 by
+	 * the job's arch; arm64: bootmark run's virt machine and TCG CPU */
 	if (!strcmp(o->boot_method, "qemu"))
-		kq(f, 2, "arch", "amd64");
+		kq(f, 2, "arch", o->arch);
+	if (!strcmp(o->boot_method, "qemu") && !strcmp(o->arch, "arm64")) {
+		kq(f, 2, "machine", "virt,gic-version=3");
+		kq(f, 2, "cpu", "neoverse-n1");
+	}
 	kq(f, 2, "extra_kernel_args", args);
 	if (o->console[0]) {
 		snprintf(dev, sizeof(dev), "%.*s", (int)strcspn(o->console, ","), o->console);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * LAVA job for "bootmark lava" (docs/lava.md): deploy the kernel and the
- * bootmark initrd to TFTP, boot them (iPXE by default), and a monitors test
+ * bootmark initrd to TFTP, boot them (iPXE by default; U-Boot's booti on an
+ * arm64 board; or a QEMU device of either arch), and a monitors test
  * whose pattern turns each M record (bootmark.lava=1, docs/protocol.md) into
  * one LAVA test case with its measurement and units.
  */
@@ -31,6 +32,8 @@
 struct bm_lava_opts {
 	char kernel_url[1024];
 	char initrd_url[1024];
+	char dtb_url[1024];       /* u-boot: the board's device tree; "" = the device type's */
+	char arch[8];             /* amd64 or arm64 (cmd_lava.c resolves auto) */
 	char device_type[201];
 	char job_name[201];
 	char suite[32];
@@ -40,7 +43,8 @@ struct bm_lava_opts {
 	char disk_wwn[64];
 	char disk_model[64];
 	char disk_size[32];
-	char console[64];        /* "ttyS0,115200n8"; "" = the device type's */
+	char console[64];        /* "ttyS0,115200n8"; "" = the device type's (cmd_lava.c
+				  * resolves auto: the arch's first UART) */
 	char boot_method[16];
 	char commands[64];       /* the device type's boot command set */
 	char tags[512];          /* comma list */

@@ -85,6 +85,14 @@ int bm_pxe_word_ok(const char *s)
 	return 1;
 }
 
+int bm_pxe_fdt_ok(const char *s)
+{
+	size_t n = strlen(s);
+
+	/* a file name in bootmark/<label>/, which the FDT line names */
+	return n > 4 && n < BM_PXE_FDT_MAX && bm_safe_name(s) && !strcmp(s + n - 4, ".dtb");
+}
+
 int bm_pxe_cmdline(const struct bm_pxe_args *a, const char *run, const char *finish,
 		   const char *kargs, char *buf, size_t len)
 {
@@ -151,10 +159,65 @@ int bm_pxe_cfg_text(const struct bm_pxe_entry *e, int n, int def, char *buf, siz
 	}
 	serial_line(&t, e[def].cmdline);
 	put(&t, "DEFAULT %s\n", e[def].label);
-	for (i = 0; i < n; i++)
-		put(&t, "LABEL %s\n  KERNEL bootmark/%s/vmlinuz\n  INITRD bootmark/%s/initrd.img\n"
-			"  APPEND %s\n", e[i].label, e[i].label, e[i].label, e[i].cmdline);
+	for (i = 0; i < n; i++) {
+		put(&t, "LABEL %s\n  KERNEL bootmark/%s/vmlinuz\n  INITRD bootmark/%s/initrd.img\n",
+		    e[i].label, e[i].label, e[i].label);
+		if (e[i].fdt[0])
+			put(&t, "  FDT bootmark/%s/%s\n", e[i].label, e[i].fdt);
+		put(&t, "  APPEND %s\n", e[i].cmdline);
+	}
 	return t.err;
+}
+
+int bm_pxe_uboot_cmd(char *buf, size_t len)
+{
+	struct text t = { buf, len, 0, 0 };
+
+	/* qemu_arm64's and most boards' distro boot has no pxe target of its
+	 * own: their dhcp target sources this, and U-Boot's pxe command reads
+	 * the files pxelinux would, 01-<mac> first.  A kernel the tree holds
+	 * is an uncompressed Image (bootmark pxe unpacks a gzip'd one), so
+	 * booti needs no kernel_comp_addr_r of the board. */
+	put(&t, "%s\n# U-Boot: distro boot's dhcp target sources this (boot.scr.uimg)\n"
+		"echo bootmark: pxe get, pxe boot\npxe get\npxe boot\n", PXE_HEADER);
+	return t.err;
+}
+
+static void be32(unsigned char *p, uint32_t v)
+{
+	p[0] = (unsigned char)(v >> 24);
+	p[1] = (unsigned char)(v >> 16);
+	p[2] = (unsigned char)(v >> 8);
+	p[3] = (unsigned char)v;
+}
+
+int bm_pxe_uimage_script(const char *text, uint32_t stamp, unsigned char *buf, size_t len,
+			 size_t *used)
+{
+	size_t n = strlen(text), data = 8 + n;
+	unsigned char *h = buf;
+
+	if (n > UINT32_MAX - 8 || len < BM_UIMAGE_HDR + data)
+		return -ENAMETOOLONG;
+	memset(h, 0, BM_UIMAGE_HDR);
+	/* the data of a script image: its length list (one script, then 0) */
+	be32(buf + BM_UIMAGE_HDR, (uint32_t)n);
+	be32(buf + BM_UIMAGE_HDR + 4, 0);
+	memcpy(buf + BM_UIMAGE_HDR + 8, text, n);
+	be32(h, BM_UIMAGE_MAGIC);
+	be32(h + 8, stamp);
+	be32(h + 12, (uint32_t)data);
+	/* load and entry point 0: U-Boot's source runs it where it lies */
+	be32(h + 24, bm_crc32(0, buf + BM_UIMAGE_HDR, data));
+	h[28] = 5;   /* IH_OS_LINUX */
+	h[29] = 22;  /* IH_ARCH_ARM64 */
+	h[30] = 6;   /* IH_TYPE_SCRIPT */
+	h[31] = 0;   /* IH_COMP_NONE */
+	memcpy(h + 32, "bootmark", 8);
+	/* the header's CRC is over the header with its own field 0 */
+	be32(h + 4, bm_crc32(0, h, BM_UIMAGE_HDR));
+	*used = BM_UIMAGE_HDR + data;
+	return 0;
 }
 
 int bm_pxe_ipxe_text(const struct bm_pxe_entry *e, const char *base, int chain_mac,
@@ -185,8 +248,11 @@ int bm_pxe_queue_text(const struct bm_pxe_queue *q, char *buf, size_t len)
 	put(&t, "%s\n# box %s: one line per kernel, in boot order; bootmark pxe --advance and\n"
 		"# bootmark capture --pxe move \"current\" on when its run completes\n",
 	    BM_PXE_QUEUE_MAGIC, q->mac);
-	put(&t, "mac %s\nipxe-base %s\n# state label run command-line\n", q->mac,
-	    q->ipxe_base[0] ? q->ipxe_base : "-");
+	put(&t, "mac %s\nipxe-base %s\n", q->mac, q->ipxe_base[0] ? q->ipxe_base : "-");
+	/* only in U-Boot trees given a --dtb: amd64 queues keep their bytes */
+	if (q->fdt[0])
+		put(&t, "fdt %s\n", q->fdt);
+	put(&t, "# state label run command-line\n");
 	for (i = 0; i < q->n; i++)
 		put(&t, "%s %s %s %s\n", bm_pxe_state_name(q->e[i].state), q->e[i].label,
 		    q->e[i].run, q->e[i].cmdline);
@@ -237,6 +303,12 @@ static int parse_line(struct bm_pxe_queue *q, char *line)
 		snprintf(q->ipxe_base, sizeof(q->ipxe_base), "%s", strcmp(line + 10, "-") ? line + 10 : "");
 		return 0;
 	}
+	if (!strncmp(line, "fdt ", 4)) {
+		if (!bm_pxe_fdt_ok(line + 4))
+			return -EINVAL;
+		snprintf(q->fdt, sizeof(q->fdt), "%s", line + 4);
+		return 0;
+	}
 	if (q->n == BM_PXE_MAX)
 		return -EINVAL;
 	return parse_entry(&q->e[q->n++], line);
@@ -270,8 +342,10 @@ int bm_pxe_queue_parse(struct bm_pxe_queue *q, const char *text, const char *ori
 			goto out_free;
 		}
 	}
-	for (i = 0; i < q->n; i++)
+	for (i = 0; i < q->n; i++) {
 		cur += q->e[i].state == BM_PXE_CURRENT;
+		snprintf(q->e[i].fdt, sizeof(q->e[i].fdt), "%s", q->fdt);
+	}
 	if (!no || !q->mac[0] || !q->n || cur > 1) {
 		snprintf(err, errlen, "%s: %s", origin, !no ? "empty" : !q->mac[0] ? "no mac line" :
 			 !q->n ? "no entries" : "more than one current entry");

@@ -8,7 +8,9 @@
 #ifndef BM_HOST_PXE_H
 #define BM_HOST_PXE_H
 
+#include <limits.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "backend.h"
 #include "capture.h"
@@ -34,6 +36,7 @@ int bm_pxe_advance(const char *tftpdir, const char *mac, const char *run,
 #define BM_PXE_LABEL_MAX  (128 + 8)
 #define BM_PXE_CMDLINE_MAX 2048
 #define BM_PXE_QUEUE_MAGIC "bootmark-pxe-queue 1"
+#define BM_PXE_FDT_MAX    128     /* a device tree's file name in bootmark/<label>/ */
 
 enum bm_pxe_state { BM_PXE_PENDING, BM_PXE_CURRENT, BM_PXE_DONE };
 
@@ -43,12 +46,14 @@ struct bm_pxe_entry {
 	char label[BM_PXE_LABEL_MAX];
 	char run[9];                          /* bootmark.run= of this entry */
 	char cmdline[BM_PXE_CMDLINE_MAX];     /* the whole kernel command line */
+	char fdt[BM_PXE_FDT_MAX];             /* bootmark/<label>/<fdt> (U-Boot's FDT); "" none */
 };
 
 /* A box's queue, as TFTPDIR/bootmark/queue-<mac> holds it. */
 struct bm_pxe_queue {
 	char mac[18];                         /* normalised: 52-54-00-12-34-56 */
 	char ipxe_base[256];                  /* "" = paths relative to the script */
+	char fdt[BM_PXE_FDT_MAX];             /* every entry's fdt ("fdt" line; "" none) */
 	int n;
 	struct bm_pxe_entry e[BM_PXE_MAX];
 };
@@ -65,6 +70,8 @@ struct bm_pxe_args {
 const char *bm_pxe_state_name(enum bm_pxe_state s);
 /* 1 when s is a word the kernel command line can carry: printable, no space or quote. */
 int bm_pxe_word_ok(const char *s);
+/* 1 when s can be an entry's fdt: a file name (bm_safe_name) ending in .dtb. */
+int bm_pxe_fdt_ok(const char *s);
 /*
  * The command line of one boot: console, the bootmark.* words, a->append,
  * then the kernel spec's own arguments kargs.  -ENAMETOOLONG when it does
@@ -79,7 +86,8 @@ int bm_pxe_run_id(const char *seed, const char *who, int idx, char out[9]);
 /*
  * File contents.  cfg: a pxelinux configuration booting e[def] by default
  * with every entry as a LABEL, or "LOCALBOOT 0" when n is 0; serial comes
- * from the console= word ("SERIAL 0 115200" for ttyS0,115200n8).  ipxe:
+ * from the console= word ("SERIAL 0 115200" for ttyS0,115200n8), an entry's
+ * fdt an FDT line (U-Boot's pxe reads the same file, extlinux syntax).  ipxe:
  * an iPXE script booting e, or exiting to the next boot device when e is
  * NULL; with chain_mac, it first chains bootmark-<mac>.ipxe when the box
  * has one.  Both return -ENAMETOOLONG when len is too small.
@@ -99,6 +107,22 @@ int bm_pxe_write_box(const char *tftpdir, const struct bm_pxe_queue *q, char *er
 int bm_pxe_write_default(const char *tftpdir, const struct bm_pxe_entry *e, int n,
 			 const char *ipxe_base, int chain_mac, char *err, size_t errlen);
 
+/*
+ * U-Boot (arm64 trees): distro boot's dhcp target fetches boot.scr.uimg over
+ * TFTP and sources it; the script hands over to U-Boot's own pxelinux reader
+ * ("pxe get", "pxe boot"), which reads pxelinux.cfg/01-<mac> or default.
+ * uboot_cmd: the script's text.  uimage_script: text as a legacy uImage of
+ * type script (U-Boot's include/image.h: a 64-byte big-endian header with
+ * CRC-32s, then the script's length, a 0 and the script, as mkimage -T
+ * script makes it), stamped with stamp (0, or SOURCE_DATE_EPOCH).  Both
+ * return -ENAMETOOLONG when len is too small; uimage_script sets *used.
+ */
+#define BM_UIMAGE_MAGIC   0x27051956u
+#define BM_UIMAGE_HDR     64
+int bm_pxe_uboot_cmd(char *buf, size_t len);
+int bm_pxe_uimage_script(const char *text, uint32_t stamp, unsigned char *buf, size_t len,
+			 size_t *used);
+
 /* ---- the PXE backend (backend.h): a box boots from the tree, bootmark follows it ---- */
 
 struct bm_kspec;
@@ -109,7 +133,8 @@ struct bm_initrd_tools;
 
 struct bm_pxe_tree {
 	const char *out;            /* set from r.out: the TFTP root */
-	const char *pxelinux;       /* pxelinux.0 to copy */
+	const char *arch;           /* "amd64": pxelinux and iPXE; "arm64": U-Boot */
+	const char *pxelinux;       /* pxelinux.0 to copy (amd64) */
 	const char *modules_dir;    /* where ldlinux.c32 is */
 	const char *suite, *fs;
 	const char *run_seed;       /* "" = random run ids */
@@ -120,6 +145,8 @@ struct bm_pxe_tree {
 	char (*label)[BM_PXE_LABEL_MAX];  /* their folders in TFTPDIR/bootmark/ */
 	int nk;
 	const char *mac;            /* normalised; "" = no box queue */
+	char (*dtb)[PATH_MAX];      /* each kernel's device tree to copy; NULL or "" none */
+	const char *fdt;            /* its name in bootmark/<label>/ ("" none) */
 	const struct bm_pxe_args *a;
 };
 
@@ -133,6 +160,10 @@ struct bm_pxe_follow {
 	bm_cap_end_fn on_end;       /* each run that ended (history, the box's queue) */
 	void *end_arg;
 };
+
+/* What a kernel file is: "amd64" (a bzImage), "arm64" (an Image), "gzip"
+ * (an Image.gz, unpacked into the tree), or NULL (unknown, unreadable). */
+const char *bm_pxe_image_arch(const char *path);
 
 /* The request of the PXE backend: r.out is the TFTP root for prepare (tree),
  * the results folder for boot (follow); each step reads its own part. */

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 
 #include "initrd.h"
 #include "kernel.h"
+#include "profile.h"
 #include "pxe.h"
 #include "outdir.h"
 #include "util.h"
@@ -43,10 +45,81 @@ out_msg:
 	return rc;
 }
 
+const char *bm_pxe_image_arch(const char *path)
+{
+	unsigned char h[0x206];
+	ssize_t n;
+	int fd = bm_open_regular(path);
+
+	if (fd < 0)
+		return NULL;
+	n = pread(fd, h, sizeof(h), 0);
+	close(fd);
+	if (n >= 2 && h[0] == 0x1f && h[1] == 0x8b)
+		return "gzip";
+	/* arm64's Image header: "ARM\x64" at 56 (Documentation/arch/arm64/booting.rst) */
+	if (n >= 64 && !memcmp(h + 56, "ARM\x64", 4))
+		return "arm64";
+	/* x86's boot protocol: "HdrS" at 0x202 */
+	if (n == (ssize_t)sizeof(h) && !memcmp(h + 0x202, "HdrS", 4))
+		return "amd64";
+	return NULL;
+}
+
+/* src (an arm64 Image.gz) unpacked to dst through a fresh tmp: U-Boot's booti
+ * takes a gzip'd Image only where the board sets kernel_comp_addr_r. */
+static int gunzip_atomic(const char *src, const char *dst)
+{
+	char tmp[PATH_MAX], *argv[] = { "gzip", "-dc", (char *)src, NULL };
+	const char *arch;
+	int fd, rc;
+
+	fd = bm_out_tmp(dst, tmp, sizeof(tmp));
+	if (fd < 0) {
+		bm_msg("cannot unpack %s to %s: %s", src, dst, strerror(-fd));
+		return fd;
+	}
+	rc = bm_run_ok(argv, NULL, fd);
+	if (!rc && fsync(fd))
+		rc = -errno;
+	if (close(fd) && !rc)
+		rc = -errno;
+	arch = rc ? NULL : bm_pxe_image_arch(tmp);
+	if (!rc && (!arch || strcmp(arch, "arm64"))) {
+		bm_msg("%s: not an arm64 Image once unpacked", src);
+		rc = -EINVAL;
+	}
+	if (!rc && rename(tmp, dst))
+		rc = -errno;
+	if (rc)
+		unlink(tmp);
+	if (rc && rc != -EINVAL)
+		bm_msg("cannot unpack %s to %s: %s", src, dst, strerror(-rc));
+	return rc;
+}
+
+/* The kernel and, with --dtb, its device tree into dir. */
+static int copy_kernel(const struct bm_pxe_tree *t, int i, const char *vmlinuz,
+		       const char *dir)
+{
+	char dst[PATH_MAX];
+	const char *arch = bm_pxe_image_arch(vmlinuz);
+	int rc;
+
+	if (bm_path(dst, sizeof(dst), "%s/vmlinuz", dir))
+		return -ENAMETOOLONG;
+	rc = arch && !strcmp(arch, "gzip") ? gunzip_atomic(vmlinuz, dst) : copy_atomic(vmlinuz, dst);
+	if (rc || !t->dtb || !t->dtb[i][0])
+		return rc;
+	if (bm_path(dst, sizeof(dst), "%s/%s", dir, t->fdt))
+		return -ENAMETOOLONG;
+	return copy_atomic(t->dtb[i], dst);
+}
+
 /* TFTPDIR/bootmark/<label>/{vmlinuz,initrd.img}; desc says what the initrd holds. */
 static int write_kernel(const struct bm_pxe_tree *t, int i, char *desc, size_t desclen)
 {
-	char dir[PATH_MAX], work[PATH_MAX], vml[PATH_MAX], initrd[PATH_MAX];
+	char dir[PATH_MAX], work[PATH_MAX], initrd[PATH_MAX];
 	struct bm_kernel k;
 	struct bm_initrd_req req = {
 		.k = &k, .tools_dir = t->tools_dir, .image = t->image, .tools = t->tools,
@@ -63,7 +136,6 @@ static int write_kernel(const struct bm_pxe_tree *t, int i, char *desc, size_t d
 	}
 	if (bm_path(dir, sizeof(dir), "%s/bootmark/%s", t->out, t->label[i]) ||
 	    bm_path(work, sizeof(work), "%s/bootmark/.work-%s", t->out, t->label[i]) ||
-	    bm_path(vml, sizeof(vml), "%s/vmlinuz", dir) ||
 	    bm_path(initrd, sizeof(initrd), "%s/initrd.img", dir))
 		return -ENAMETOOLONG;
 	rc = bm_mkdir_p(dir, 0755);
@@ -71,16 +143,43 @@ static int write_kernel(const struct bm_pxe_tree *t, int i, char *desc, size_t d
 		bm_msg("cannot create %s: %s", dir, strerror(-rc));
 		return rc;
 	}
-	rc = copy_atomic(k.vmlinuz, vml);
+	rc = copy_kernel(t, i, k.vmlinuz, dir);
 	if (!rc)
 		rc = bm_initrd_build(&req, desc, desclen);
 	bm_rm_rf(work);
 	return rc;
 }
 
+/* U-Boot's boot.scr.uimg; stamped with SOURCE_DATE_EPOCH, else 0: same bytes. */
+static int write_uboot_script(const struct bm_pxe_tree *t)
+{
+	char text[1024], path[PATH_MAX], *end;
+	unsigned char img[BM_UIMAGE_HDR + sizeof(text) + 8];
+	const char *sde = getenv("SOURCE_DATE_EPOCH");
+	unsigned long long stamp = sde ? strtoull(sde, &end, 10) : 0;
+	size_t len;
+	int rc;
+
+	if (!sde || !sde[0] || *end || stamp > UINT32_MAX)
+		stamp = 0;
+	if (bm_path(path, sizeof(path), "%s/boot.scr.uimg", t->out))
+		return -ENAMETOOLONG;
+	rc = bm_pxe_uboot_cmd(text, sizeof(text));
+	if (!rc)
+		rc = bm_pxe_uimage_script(text, (uint32_t)stamp, img, sizeof(img), &len);
+	if (!rc)
+		rc = bm_write_file_atomic(path, img, len);
+	if (rc)
+		bm_msg("cannot write %s: %s", path, strerror(-rc));
+	return rc;
+}
+
 static int write_loader(const struct bm_pxe_tree *t)
 {
 	char src[PATH_MAX], dst[PATH_MAX];
+
+	if (!strcmp(t->arch, "arm64"))
+		return write_uboot_script(t) ? -EIO : 0;
 
 	if (bm_path(dst, sizeof(dst), "%s/pxelinux.0", t->out) || copy_atomic(t->pxelinux, dst))
 		return -EIO;
@@ -100,6 +199,7 @@ static int make_entries(const struct bm_pxe_tree *t, const char *who, int queue,
 		if (rc)
 			return rc;
 		snprintf(e[i].label, sizeof(e[i].label), "%s", t->label[i]);
+		snprintf(e[i].fdt, sizeof(e[i].fdt), "%s", t->fdt ? t->fdt : "");
 		e[i].state = queue && i == 0 ? BM_PXE_CURRENT : BM_PXE_PENDING;
 		rc = bm_pxe_cmdline(t->a, e[i].run, queue && i + 1 < t->nk ? "reboot" : "poweroff",
 				    t->spec[i].args, e[i].cmdline, sizeof(e[i].cmdline));
@@ -122,15 +222,23 @@ static int write_readme(const struct bm_pxe_tree *t, char desc[][PATH_MAX * 2 + 
 	f = open_memstream(&text, &len);
 	if (!f)
 		return -errno;
-	fprintf(f, "bootmark-pxe-tree 1\n# written by bootmark pxe: suite %s, fs %s\n"
-		   "pxelinux.0                  %s\nldlinux.c32                 %s/ldlinux.c32\n"
-		   "pxelinux.cfg/default        every kernel as a LABEL, the first is DEFAULT\n"
+	fprintf(f, "bootmark-pxe-tree 1\n# written by bootmark pxe: suite %s, fs %s, arch %s\n",
+		t->suite, t->fs, t->arch);
+	if (strcmp(t->arch, "arm64"))
+		fprintf(f, "pxelinux.0                  %s\nldlinux.c32                 %s/ldlinux.c32\n",
+			t->pxelinux, t->modules_dir);
+	else
+		fprintf(f, "boot.scr.uimg               U-Boot's script (distro boot's dhcp target "
+			   "sources it):\n                            pxe get; pxe boot\n");
+	fprintf(f, "pxelinux.cfg/default        every kernel as a LABEL, the first is DEFAULT\n"
 		   "bootmark.ipxe               iPXE: chains bootmark-<mac>.ipxe if the box has one,\n"
-		   "                            else boots the first kernel\n",
-		t->suite, t->fs, t->pxelinux, t->modules_dir);
-	for (i = 0; i < t->nk; i++)
+		   "                            else boots the first kernel\n");
+	for (i = 0; i < t->nk; i++) {
 		fprintf(f, "bootmark/%s/  --kernel %s\n    initrd.img = %s\n", t->label[i],
 			t->spec[i].text, desc[i]);
+		if (t->dtb && t->dtb[i][0])
+			fprintf(f, "    %s = %s\n", t->fdt, t->dtb[i]);
+	}
 	if (t->mac[0])
 		fprintf(f, "pxelinux.cfg/01-%s, bootmark-%s.ipxe: box %s, its current entry\n"
 			   "bootmark/queue-%s: its queue\n", t->mac, t->mac, t->mac, t->mac);
@@ -176,6 +284,7 @@ static int write_tree(const struct bm_pxe_tree *t)
 		memset(&q, 0, sizeof(q));
 		snprintf(q.mac, sizeof(q.mac), "%s", t->mac);
 		snprintf(q.ipxe_base, sizeof(q.ipxe_base), "%s", t->ipxe_base);
+		snprintf(q.fdt, sizeof(q.fdt), "%s", t->fdt ? t->fdt : "");
 		q.n = t->nk;
 		rc = make_entries(t, t->mac, 1, q.e);
 		if (!rc)
