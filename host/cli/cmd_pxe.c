@@ -292,9 +292,9 @@ static int check_kernels(struct plan *p, const char *arch)
 			bm_msg("kernel %s is not available", p->spec[i].text);
 			return rc == -EINVAL ? -EINVAL : -ENOENT;
 		}
-		ka = bm_pxe_image_arch(k.vmlinuz);
-		if (ka && !strcmp(ka, "gzip"))
-			ka = "arm64";  /* an Image.gz: unpacked and checked as it is copied */
+		/* the kernel's own (kernels/arch.c); an Image.gz is unpacked and
+		 * checked again as it is copied */
+		ka = k.arch[0] ? k.arch : NULL;
 		if (!ka || strcmp(ka, arch)) {
 			bm_msg("kernel %s (%s) is %s, not %s (--arch %s)", p->spec[i].text, k.vmlinuz,
 			       ka ? ka : "no kernel image bootmark knows", arch, p->o.b.arch);

@@ -47,7 +47,8 @@ out_msg:
 
 const char *bm_pxe_image_arch(const char *path)
 {
-	unsigned char h[0x206];
+	unsigned char h[4096];
+	char arch[16];
 	ssize_t n;
 	int fd = bm_open_regular(path);
 
@@ -57,13 +58,10 @@ const char *bm_pxe_image_arch(const char *path)
 	close(fd);
 	if (n >= 2 && h[0] == 0x1f && h[1] == 0x8b)
 		return "gzip";
-	/* arm64's Image header: "ARM\x64" at 56 (Documentation/arch/arm64/booting.rst) */
-	if (n >= 64 && !memcmp(h + 56, "ARM\x64", 4))
-		return "arm64";
-	/* x86's boot protocol: "HdrS" at 0x202 */
-	if (n == (ssize_t)sizeof(h) && !memcmp(h + 0x202, "HdrS", 4))
-		return "amd64";
-	return NULL;
+	/* the headers kernels/arch.c reads: an Image, a bzImage, an ELF */
+	if (n < 0 || bm_image_arch_buf(h, (size_t)n, arch, sizeof(arch)))
+		return NULL;
+	return !strcmp(arch, "arm64") ? "arm64" : !strcmp(arch, "amd64") ? "amd64" : NULL;
 }
 
 /* src (an arm64 Image.gz) unpacked to dst through a fresh tmp: U-Boot's booti
