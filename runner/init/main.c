@@ -194,8 +194,9 @@ static void ensure_run_id(struct runner_cfg *c)
 /*
  * The records' port may be a device a boot module makes: arm64's virt has
  * one UART for the kernel, so the records go to a virtio console, hvc0,
- * which appears once the boot thread has loaded virtio_console.  Waits for
- * it as for the disk, up to disk_wait seconds.
+ * which works once the boot thread has loaded virtio_console (until then
+ * the node may be missing, or there with nothing behind it).  Waits for it
+ * as for the disk, up to disk_wait seconds.
  */
 static int open_results_wait(struct boot *b)
 {
@@ -203,7 +204,9 @@ static int open_results_wait(struct boot *b)
 	long tries = (long)b->cfg.disk_wait * 100;
 	int ret = emit_open(&b->em, b->cfg.results, b->cfg.run);
 
-	while (ret == -ENOENT && !strncmp(b->cfg.results, "/dev/", 5) && tries-- > 0) {
+	/* ENOENT: no node yet; ENODEV, ENXIO: hvc's node, no console behind it yet */
+	while ((ret == -ENOENT || ret == -ENODEV || ret == -ENXIO) &&
+	       !strncmp(b->cfg.results, "/dev/", 5) && tries-- > 0) {
 		nanosleep(&step, NULL);
 		ret = emit_open(&b->em, b->cfg.results, b->cfg.run);
 	}
