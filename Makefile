@@ -348,8 +348,8 @@ check-image:
 # static aarch64 runner, aarch64 ELF files only, base.cpio.xz within 3 MiB; the runner's
 # --version and --help and the arm64 unit tests under qemu-aarch64-static (docs/arm64.md;
 # about 6 minutes of CPU: two cross builds, 41 test programs emulated)
-check-image-arm64:
-	$(Q)$(STEP) image-arm64 sh tests/image_arm64.sh
+check-image-arm64: all arm64
+	$(Q)A64_BUILD=$(O) $(STEP) image-arm64 sh tests/image_arm64.sh
 
 check-host: all
 	$(Q)$(STEP) host sh tests/hostmode.sh
