@@ -52,6 +52,8 @@ static void kbuild_opts(const struct bm_ci *ci, struct bm_kbuild *kb, const char
 	snprintf(kb->out, sizeof(kb->out), "%s", out);
 	snprintf(kb->base, sizeof(kb->base), "%s", ci->o.base);
 	snprintf(kb->fragment, sizeof(kb->fragment), "%s", ci->o.fragment);
+	/* "" or auto: the host's; else the guest's (--arch arm64 cross-builds) */
+	snprintf(kb->arch, sizeof(kb->arch), "%s", strcmp(ci->o.b.arch, "auto") ? ci->o.b.arch : "");
 	kb->jobs = ci->o.jobs;
 }
 

@@ -277,10 +277,13 @@ static int get_kernel(struct step *S)
 	snprintf(kb.src, sizeof(kb.src), "%s", S->o.src);
 	snprintf(kb.out, sizeof(kb.out), "%s", S->o.build_out);
 	snprintf(kb.base, sizeof(kb.base), "%s", S->o.base);
+	/* the tree is built for the guest the step boots (--arch) */
+	snprintf(kb.arch, sizeof(kb.arch), "%s", S->s.arch ? S->s.arch->name : "");
 	kb.jobs = S->o.jobs;
 	if (S->o.fragment[0])
 		snprintf(kb.fragment, sizeof(kb.fragment), "%s", S->o.fragment);
-	else if (bm_path(kb.fragment, sizeof(kb.fragment), "%s/kernel.config", S->s.configs))
+	else if (bm_path(kb.fragment, sizeof(kb.fragment), "%s/%s", S->s.configs,
+			 strcmp(kb.arch, "arm64") ? "kernel.config" : "kernel-arm64.config"))
 		return STEP_CONF;
 	rc = bm_kernel_build(&kb, spec, sizeof(spec));
 	if (rc == BM_KBUILD_FAILED) {

@@ -207,9 +207,11 @@ static int plan(struct bm_ci *ci, int argc, char **argv)
 	    check_repeat(o) || bm_gate_parse(o->fail_on, &ci->gate) ||
 	    bm_cmp_parse_rules(&o->rules, &ci->rules, 0) || check_confirm(ci))
 		return -EINVAL;
+	/* arm64's fragment for an arm64 guest (configs/kernel-arm64.config) */
 	if (!o->fragment[0] && (bm_exe_dir(job, sizeof(job)) ||
-				bm_path(o->fragment, sizeof(o->fragment), "%s/../configs/kernel.config",
-					job))) {
+				bm_path(o->fragment, sizeof(o->fragment), "%s/../configs/%s", job,
+					strcmp(o->b.arch, "arm64") ? "kernel.config" :
+					"kernel-arm64.config"))) {
 		bm_msg("cannot find configs/kernel.config: give --fragment");
 		return -EINVAL;
 	}
