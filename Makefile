@@ -289,7 +289,15 @@ $(A64)/tools/%.part: $(TOOL_LIST_DIR)/%.list initramfs/mktool.sh initramfs/mklis
 $(A64)/base.manifest: $(A64)/base.list initramfs/mktool.sh $(A64_TOOL_PARTS)
 	$(Q)sh initramfs/mktool.sh --manifest $(A64)/base.list $(A64_TOOL_PARTS) > $@.tmp && mv $@.tmp $@
 
-arm64: $(A64)/bootmark-runner $(A64)/base.cpio.xz $(A64)/base.cpio.zst $(A64)/base.manifest
+# bench-boot --arch arm64's floor: the trivial init, cross-built as the runner is
+# (tests/bench/trivial_init.c says where its line goes on arm64, and why)
+$(A64)/bm-trivial-init: tests/bench/trivial_init.c $(A64_SPECS)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  A64CC   $@")
+	$(Q)$(A64_MUSL_CC) -std=gnu11 -O2 $(WARN) -D_GNU_SOURCE $(CFLAGS) -static -o $@ $<
+
+arm64: $(A64)/bootmark-runner $(A64)/base.cpio.xz $(A64)/base.cpio.zst $(A64)/base.manifest \
+	$(A64)/bm-trivial-init
 
 # The unit tests that need only common/ and the runner's code, cross-built the same
 # way (make check-image-arm64 runs them under qemu-aarch64-static); the others link
