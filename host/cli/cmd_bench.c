@@ -220,10 +220,15 @@ static int find_tools(struct bench *B)
 	return 0;
 }
 
-/* What "run --suite smoke --fs ext4" would pack and boot with. */
+/*
+ * What "run --suite smoke --fs ext4" would pack and boot with, its modules
+ * in run's order (host/cli/setup.c): the boot modules and the arch's
+ * records port, then image_modules and the profile's as optional: an arm64
+ * kernel has no x86 watchdog driver.
+ */
 static int load_configs(struct bench *B)
 {
-	char dir[PATH_MAX], err[512];
+	char dir[PATH_MAX], err[512], image[1024];
 	struct bm_fsprof prof;
 
 	bm_path(dir, sizeof(dir), "%s/suites", B->configs);
@@ -236,8 +241,11 @@ static int load_configs(struct bench *B)
 		bm_msg("cannot load filesystem profile ext4: %s", err);
 		return -ENOENT;
 	}
-	if (bm_conf_modules(B->configs, B->modules, sizeof(B->modules)) ||
-	    bm_list_merge(B->modules, sizeof(B->modules), prof.modules)) {
+	if (bm_conf_boot_modules(B->configs, B->modules, sizeof(B->modules)) ||
+	    bm_conf_image_modules(B->configs, image, sizeof(image)) ||
+	    bm_list_merge(B->modules, sizeof(B->modules), B->arch->results_modules) ||
+	    bm_setup_merge_optional(B->modules, sizeof(B->modules), image) ||
+	    bm_setup_merge_optional(B->modules, sizeof(B->modules), prof.modules)) {
 		bm_msg("cannot read the module list of %s/bootmark.conf", B->configs);
 		return -ENOENT;
 	}
