@@ -10,7 +10,8 @@
 #   make check      unit tests (gcc, clang, ASan+UBSan), the HTML report in Chromium and the QEMU end-to-end test
 #   make check-distro DIST=trixie   install, build and boot in a minbase chroot of another release
 #   make history-accuracy   the change-point search's precision and recall (docs/history.md)
-#   make bench      every performance figure in one table (docs/performance.md)
+#   make bench      every performance figure in one table (docs/performance.md; its
+#                   arm64 rows need make arm64 first)
 #   make fuzz       libFuzzer on the parsers, FUZZ_SECONDS (60) each (docs/fuzzing.md)
 #
 # V=1 shows the commands.  CC and CLANG may be overridden.
@@ -630,6 +631,8 @@ run:
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)sh host/make-run.sh "$(KERNEL)" "$(SUITE)" "$(FS)" "$(OUT)"
 
+# Its part arm64 (tests/bench_arm64.sh) boots what make arm64 built and says n/a
+# without it: bench does not build arm64 (the cross compiler, the arm64 packages).
 bench: all $(O)/bm-trivial-init $(HISTORY_GEN)
 	$(Q)BM=$(O)/bootmark RUNNER=$(O)/bootmark-runner BUILD=$(O) sh tests/bench.sh
 
