@@ -10,7 +10,8 @@
 #   make check      unit tests (gcc, clang, ASan+UBSan), the HTML report in Chromium and the QEMU end-to-end test
 #   make check-distro DIST=trixie   install, build and boot in a minbase chroot of another release
 #   make history-accuracy   the change-point search's precision and recall (docs/history.md)
-#   make bench      every performance figure in one table (docs/performance.md)
+#   make bench      every performance figure in one table (docs/performance.md; its
+#                   arm64 rows need make arm64 first)
 #   make fuzz       libFuzzer on the parsers, FUZZ_SECONDS (60) each (docs/fuzzing.md)
 #
 # V=1 shows the commands.  CC and CLANG may be overridden.
@@ -289,7 +290,15 @@ $(A64)/tools/%.part: $(TOOL_LIST_DIR)/%.list initramfs/mktool.sh initramfs/mklis
 $(A64)/base.manifest: $(A64)/base.list initramfs/mktool.sh $(A64_TOOL_PARTS)
 	$(Q)sh initramfs/mktool.sh --manifest $(A64)/base.list $(A64_TOOL_PARTS) > $@.tmp && mv $@.tmp $@
 
-arm64: $(A64)/bootmark-runner $(A64)/base.cpio.xz $(A64)/base.cpio.zst $(A64)/base.manifest
+# bench-boot --arch arm64's floor: the trivial init, cross-built as the runner is
+# (tests/bench/trivial_init.c says where its line goes on arm64, and why)
+$(A64)/bm-trivial-init: tests/bench/trivial_init.c $(A64_SPECS)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  A64CC   $@")
+	$(Q)$(A64_MUSL_CC) -std=gnu11 -O2 $(WARN) -D_GNU_SOURCE $(CFLAGS) -static -o $@ $<
+
+arm64: $(A64)/bootmark-runner $(A64)/base.cpio.xz $(A64)/base.cpio.zst $(A64)/base.manifest \
+	$(A64)/bm-trivial-init
 
 # The unit tests that need only common/ and the runner's code, cross-built the same
 # way (make check-image-arm64 runs them under qemu-aarch64-static); the others link
@@ -622,6 +631,8 @@ run:
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)sh host/make-run.sh "$(KERNEL)" "$(SUITE)" "$(FS)" "$(OUT)"
 
+# Its part arm64 (tests/bench_arm64.sh) boots what make arm64 built and says n/a
+# without it: bench does not build arm64 (the cross compiler, the arm64 packages).
 bench: all $(O)/bm-trivial-init $(HISTORY_GEN)
 	$(Q)BM=$(O)/bootmark RUNNER=$(O)/bootmark-runner BUILD=$(O) sh tests/bench.sh
 

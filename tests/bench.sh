@@ -9,6 +9,9 @@
 #              initrd compression by measured boot time
 #   suite      smoke suite per kernel and fs, seeds growth,       (tests/bench_suite.sh)
 #              serial bytes per record, CoV over 5 repeats
+#   arm64      arm64 guests: boot to HELLO against a trivial      (tests/bench_arm64.sh)
+#              init, the smoke suite per kernel (make arm64 first;
+#              its rows go into the boot and suite sections)
 #   appliance  bootmark against fio inside the appliance (TCG)    (tests/bench_appliance.sh)
 #   rawio      rawio against fio 3.33: strace, callgrind of both (tests/bench_rawio.sh)
 #              on the host, system calls per I/O in the guest,
@@ -27,7 +30,7 @@
 # BENCH_STRICT=1.
 set -eu
 
-PARTS=${BENCH_PARTS:-"image boot suite appliance rawio host fidelity history parse"}
+PARTS=${BENCH_PARTS:-"image boot suite arm64 appliance rawio host fidelity history parse"}
 OUT=${BENCH_OUT:-build/bench}
 export BM=${BM:-build/bootmark} RUNNER=${RUNNER:-build/bootmark-runner} BUILD=${BUILD:-build}
 export BENCH_KERNELS=${BENCH_KERNELS:-"deb:6.1.0-53-amd64 deb:6.12.117+deb12-amd64"}

@@ -20,10 +20,11 @@
 /* One image bench-boot boots: the real one, the trivial one, or a recompression. */
 struct image {
 	char name[16];
-	char method[8];   /* pvh or bzimage */
+	char method[8];   /* pvh or bzimage; image (arm64) */
 	char initrd[PATH_MAX];
 	int trivial;      /* its marker is the trivial init's line, not HELLO */
 	int to_mkfs;      /* reads on to the first P mount (the first mkfs) */
+	int on_console;   /* its marker is in the console log (arm64's trivial init) */
 	int nodisk;       /* this boot's HELLO named no test disk: the image is broken */
 	struct bm_argv argv;
 	double t[MAX_RUNS];
@@ -32,6 +33,7 @@ struct image {
 
 struct bench_opts {
 	char out[PATH_MAX];
+	char arch[8];
 	char accel[8];
 	char boot_method[8];
 	char cpu[64];
@@ -44,6 +46,7 @@ struct bench {
 	struct bench_opts o;
 	struct bm_kspec spec;
 	int nkernel;
+	const struct bm_qemu_arch *arch;  /* --arch, resolved */
 	char exe[PATH_MAX], image[PATH_MAX], configs[PATH_MAX], init[PATH_MAX];
 	char modules[1024], out[PATH_MAX];
 	char con[PATH_MAX], res[PATH_MAX], qlog[PATH_MAX];

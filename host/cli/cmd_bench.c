@@ -6,7 +6,10 @@
  * boot methods (PVH and bzImage) and the fastest is the floor; against a
  * floor on the same method only -initrd differs, so the ratio is the cost of
  * the bootmark image: its size, unpacking, the runner's start-up, module
- * loading and the wait for the test disk.
+ * loading and the wait for the test disk.  On arm64 (--arch) the kernel
+ * boots its Image, the one method, and the trivial init's line goes to the
+ * kernel's console: the records' virtio console needs a module it cannot
+ * load (tests/bench/trivial_init.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -28,6 +31,7 @@
 #include "profile.h"
 #include "proto.h"
 #include "outdir.h"
+#include "setup.h"
 #include "stats.h"
 #include "util.h"
 
@@ -38,6 +42,9 @@ static const char *const accel_choices[] = { "auto", "kvm", "tcg", NULL };
 static const char *const comp_choices[] = { "zstd", "xz", "lz4", "gzip", "none", NULL };
 
 static const struct bm_opt bench_tab[] = {
+	{ .name = "arch", .type = BM_OPT_STR, .off = offsetof(struct bench_opts, arch),
+	  .len = sizeof(((struct bench_opts *)0)->arch), .def = "auto", .choices = bm_arch_choices,
+	  .help = "the guest's architecture; auto: the host's (another's image: make arm64)" },
 	{ .name = "runs", .type = BM_OPT_INT, .off = offsetof(struct bench_opts, runs),
 	  .def = "4", .min = 1, .max = MAX_RUNS,
 	  .help = "boots of each image, alternating; the order reverses every run, so an "
@@ -53,7 +60,7 @@ static const struct bm_opt bench_tab[] = {
 	  .len = sizeof(((struct bench_opts *)0)->boot_method), .def = "auto",
 	  .choices = bm_boot_method_choices,
 	  .help = "how the bootmark image boots (run's --boot-method); the other method the "
-		  "kernel can do is booted too, for the comparison" },
+		  "kernel can do is booted too, for the comparison (amd64's; arm64: auto)" },
 	{ .name = "cpu", .type = BM_OPT_STR, .off = offsetof(struct bench_opts, cpu),
 	  .len = sizeof(((struct bench_opts *)0)->cpu), .def = "auto", .help = BM_CPU_HELP },
 	{ .name = "disk-bus", .type = BM_OPT_STR, .off = offsetof(struct bench_opts, disk_bus),
@@ -86,7 +93,8 @@ static void bench_usage(FILE *f)
 		   "kernel booting a trivial init (bm-trivial-init) on the same QEMU flags, both\n"
 		   "on each boot method the kernel can do (PVH, bzImage): the ratio to the\n"
 		   "fastest trivial boot (target <= %.2fx), PVH against bzImage, and a breakdown\n"
-		   "of every boot from the guest's clock, reading on to the first mkfs.  With\n"
+		   "of every boot from the guest's clock, reading on to the first mkfs.  arm64\n"
+		   "boots its Image (one method); its trivial init writes to ttyAMA0.  With\n"
 		   "--compress, boots the bootmark initrd's contents compressed each way instead\n"
 		   "(on the chosen method) and names the fastest.  Lines starting BB1| repeat the\n"
 		   "figures for scripts (docs/cli.md).\n"
@@ -108,6 +116,30 @@ static int check_compress(const char *list)
 				bm_msg("bad --compress: %s listed twice", comp_choices[item]);
 				return -EINVAL;
 			}
+	}
+	return 0;
+}
+
+/*
+ * --arch, resolved as run's is (host/cli/setup.c): KVM runs only the host's
+ * guests, and PVH and bzImage are x86's ways in (bm_boot_method).
+ */
+static int check_arch(struct bench *B)
+{
+	B->arch = strcmp(B->o.arch, "auto") ? bm_qemu_arch_find(B->o.arch) : bm_qemu_arch_host();
+	if (!B->arch) {
+		bm_msg("--arch %s: bootmark boots amd64 and arm64", B->o.arch);
+		return -EINVAL;
+	}
+	if (!strcmp(B->o.accel, "kvm") && B->arch != bm_qemu_arch_host()) {
+		bm_msg("--accel kvm: KVM runs %s guests here, not %s (--accel tcg or auto)",
+		       bm_qemu_arch_host()->name, B->arch->name);
+		return -EINVAL;
+	}
+	if (strcmp(B->arch->name, "amd64") && strcmp(B->o.boot_method, "auto")) {
+		bm_msg("--boot-method %s is amd64's: an %s kernel boots its Image", B->o.boot_method,
+		       B->arch->name);
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -148,18 +180,25 @@ static int parse_args(struct bench *B, int argc, char **argv)
 		bm_msg("--cpu '%s': not a QEMU CPU (a model, then ,feature=on|off words)", B->o.cpu);
 		return -EINVAL;
 	}
-	return check_compress(B->o.compress);
+	return check_arch(B) ? -EINVAL : check_compress(B->o.compress);
 }
 
-/* Tools next to the binary, configs in ../configs, as "run" finds them. */
+/*
+ * Tools next to the binary, configs in ../configs, as "run" finds them; the
+ * image and the trivial init of another architecture than the host's in
+ * <bootmark dir>/<arch>/ (make arm64), as run's --arch takes its image.
+ */
 static int find_tools(struct bench *B)
 {
-	char tool[PATH_MAX];
+	int host = B->arch == bm_qemu_arch_host();
+	char tool[PATH_MAX], dir[PATH_MAX];
 	const char *missing = NULL;
 
 	if (bm_exe_dir(B->exe, sizeof(B->exe)) ||
-	    bm_path(B->image, sizeof(B->image), "%s/base.cpio.xz", B->exe) ||
-	    bm_path(B->init, sizeof(B->init), "%s/bm-trivial-init", B->exe) ||
+	    (host ? bm_path(dir, sizeof(dir), "%s", B->exe)
+		  : bm_path(dir, sizeof(dir), "%s/%s", B->exe, B->arch->name)) ||
+	    bm_path(B->image, sizeof(B->image), "%s/base.cpio.xz", dir) ||
+	    bm_path(B->init, sizeof(B->init), "%s/bm-trivial-init", dir) ||
 	    bm_path(B->configs, sizeof(B->configs), "%s/../configs", B->exe) ||
 	    bm_path(tool, sizeof(tool), "%s/bm-mkinitramfs", B->exe))
 		return -ENOENT;
@@ -170,7 +209,8 @@ static int find_tools(struct bench *B)
 	else if (!bm_is_file(B->init))
 		missing = B->init;
 	if (missing) {
-		bm_msg("cannot find %s (run make all build/bm-trivial-init first)", missing);
+		bm_msg("cannot find %s (run make %s first)", missing,
+		       host ? "all build/bm-trivial-init" : B->arch->name);
 		return -ENOENT;
 	}
 	if (!bm_is_dir(B->configs)) {
@@ -180,10 +220,15 @@ static int find_tools(struct bench *B)
 	return 0;
 }
 
-/* What "run --suite smoke --fs ext4" would pack and boot with. */
+/*
+ * What "run --suite smoke --fs ext4" would pack and boot with, its modules
+ * in run's order (host/cli/setup.c): the boot modules and the arch's
+ * records port, then image_modules and the profile's as optional: an arm64
+ * kernel has no x86 watchdog driver.
+ */
 static int load_configs(struct bench *B)
 {
-	char dir[PATH_MAX], err[512];
+	char dir[PATH_MAX], err[512], image[1024];
 	struct bm_fsprof prof;
 
 	bm_path(dir, sizeof(dir), "%s/suites", B->configs);
@@ -196,14 +241,18 @@ static int load_configs(struct bench *B)
 		bm_msg("cannot load filesystem profile ext4: %s", err);
 		return -ENOENT;
 	}
-	if (bm_conf_modules(B->configs, B->modules, sizeof(B->modules)) ||
-	    bm_list_merge(B->modules, sizeof(B->modules), prof.modules)) {
+	if (bm_conf_boot_modules(B->configs, B->modules, sizeof(B->modules)) ||
+	    bm_conf_image_modules(B->configs, image, sizeof(image)) ||
+	    bm_list_merge(B->modules, sizeof(B->modules), B->arch->results_modules) ||
+	    bm_setup_merge_optional(B->modules, sizeof(B->modules), image) ||
+	    bm_setup_merge_optional(B->modules, sizeof(B->modules), prof.modules)) {
 		bm_msg("cannot read the module list of %s/bootmark.conf", B->configs);
 		return -ENOENT;
 	}
 	B->c = (struct bm_run_cfg){
 		.out = B->out, .suite = "smoke", .fs = "ext4", .tools = B->exe,
-		.image = B->image, .accel = B->o.accel, .disk_cache = "auto", .machine = "q35",
+		.image = B->image, .accel = B->o.accel, .disk_cache = "auto",
+		.arch = B->arch, .machine = B->arch->machine,
 		.cpu = B->o.cpu, .disk_bus = B->o.disk_bus,
 		.boot_method = B->o.boot_method,
 		.modules = B->modules, .disk_size = B->suite.disk_size,
@@ -275,6 +324,8 @@ static int add_image(struct bench *B, const char *name, const char *initrd, int 
 	snprintf(im->method, sizeof(im->method), "%s", method);
 	snprintf(im->initrd, sizeof(im->initrd), "%s", initrd);
 	im->trivial = trivial;
+	/* a virtio console needs its module: the trivial init writes to the kernel's */
+	im->on_console = trivial && B->arch->results_virtio;
 	im->to_mkfs = !trivial && !B->o.compress[0];
 	q->initrd = im->initrd;
 	return bm_qemu_argv(q, &im->argv);
@@ -285,6 +336,7 @@ static int raw_parts(struct bench *B, char *base, char *mods, size_t len)
 {
 	struct bm_initrd_req req = {
 		.k = &B->b.k, .tools_dir = B->exe, .modules = B->modules, .workdir = B->out,
+		.boot_extra = B->arch->results_modules,  /* as bm_boot_prepare's initrd */
 	};
 	char *unxz[] = { "xz", "-dc", B->image, NULL };
 	int rc;
@@ -345,10 +397,15 @@ static int other_method(struct bench *B, const char *trivial, struct bm_qemu_cfg
 	struct bm_method m;
 	int rc;
 
+	if (strcmp(B->arch->name, "amd64")) {
+		printf("bench-boot: %s boots the kernel's Image, its one boot method: no PVH / "
+		       "bzImage comparison (x86's)\n", B->arch->name);
+		return 0;
+	}
 	if (pvh) {
 		snprintf(m.name, sizeof(m.name), "bzimage");
 		snprintf(m.image, sizeof(m.image), "%s", B->b.k.vmlinuz);
-	} else if (bm_boot_method(NULL, "auto", &B->b.k, &m) || strcmp(m.name, "pvh")) {
+	} else if (bm_boot_method(B->arch, "auto", &B->b.k, &m) || strcmp(m.name, "pvh")) {
 		printf("bench-boot: no PVH boot for kernel %s (%s): the floor is the bzImage's\n",
 		       B->b.k.release, m.why);
 		return 0;
@@ -381,7 +438,7 @@ static int prepare(struct bench *B)
 	}
 	rc = bm_boot_prepare(&B->c, &B->spec, &B->b);
 	if (!rc)
-		rc = bm_kvm_choose(NULL, B->c.accel, B->b.k.vmlinuz, B->b.dir, &B->b.kvm,
+		rc = bm_kvm_choose(B->arch, B->c.accel, B->b.k.vmlinuz, B->b.dir, &B->b.kvm,
 				   B->b.accel_why, sizeof(B->b.accel_why));
 	if (rc)
 		return rc;
@@ -434,16 +491,16 @@ static int scan(struct bench *B, struct image *im, struct bm_bb *bb, size_t *pos
 	return found;
 }
 
-/* Reads what is new in results.log into B->buf; 1 when there was some. */
-static int read_new(struct bench *B, int *fd, size_t *len)
+/* Reads what is new in log (results or console) into B->buf; 1 when there was some. */
+static int read_new(struct bench *B, const char *log, int *fd, size_t *len)
 {
 	struct stat st;
 	ssize_t n;
 
-	if (stat(B->res, &st) || (size_t)st.st_size <= *len)
+	if (stat(log, &st) || (size_t)st.st_size <= *len)
 		return 0;
 	if (*fd < 0)
-		*fd = open(B->res, O_RDONLY | O_CLOEXEC);
+		*fd = open(log, O_RDONLY | O_CLOEXEC);
 	if (*fd < 0 || *len == sizeof(B->buf))
 		return 0;
 	n = pread(*fd, B->buf + *len, sizeof(B->buf) - *len, (off_t)*len);
@@ -497,7 +554,7 @@ static int time_boot(struct bench *B, struct image *im, int run)
 		usleep(POLL_US);
 		exited = waitpid(pid, &status, WNOHANG) == pid;
 		/* after an exit, one last look: the trivial init powers off at once */
-		if (read_new(B, &fd, &len) &&
+		if (read_new(B, im->on_console ? B->con : B->res, &fd, &len) &&
 		    scan(B, im, bb, &pos, len, bm_now_s() - t0, &mkfs_t, &seen, &done))
 			im->t[run] = bb->v[BM_BB_WALL];
 	}
@@ -558,7 +615,7 @@ static int run_one(struct bench *B, struct image *im, int i)
 	if (rc == -ECHILD || rc == -ETIMEDOUT || rc == -EBADMSG)
 		return 1;
 	if (rc)
-		bm_msg("cannot start %s: %s", bm_qemu_arch_host()->bin, strerror(-rc));
+		bm_msg("cannot start %s: %s", B->arch->bin, strerror(-rc));
 	return rc;
 }
 
@@ -575,9 +632,14 @@ static int run_all(struct bench *B)
 {
 	int i, j, k, failed = 0;
 
-	printf("bench-boot: kernel %s, %s, -m %lld -smp %lld, %lld run(s) each\n",
-	       B->b.k.release, B->b.kvm ? "kvm" : "tcg", B->o.mem, B->o.smp, B->o.runs);
+	printf("bench-boot: kernel %s, %s, %s, -m %lld -smp %lld, %lld run(s) each\n",
+	       B->b.k.release, B->arch->name, B->b.kvm ? "kvm" : "tcg", B->o.mem, B->o.smp,
+	       B->o.runs);
 	printf("  boot method %s: %s\n", B->b.method.name, B->b.method.why);
+	if (B->arch->results_virtio && !B->o.compress[0])
+		printf("  trivial init's line: on the kernel's console (%.*s); HELLO on %s, after "
+		       "%s\n", (int)strcspn(B->arch->console, ","), B->arch->console,
+		       B->arch->results, B->arch->results_modules);
 	for (k = 0; k < B->nimg; k++)
 		printf("  %-12s %-7s initrd: %lld bytes (%s)\n", B->img[k].name, B->img[k].method,
 		       (long long)bm_bench_size(B->img[k].initrd),

@@ -89,7 +89,7 @@ static int set_paths(struct bm_setup *s, const struct bm_boot_opts *o)
  * that lacks one (reiserfs after 6.12) still boots, and the runner's module
  * E record accounts for that filesystem's tests (bm_setup_kernel warns).
  */
-static int merge_optional(char *buf, size_t len, const char *list)
+int bm_setup_merge_optional(char *buf, size_t len, const char *list)
 {
 	char tmp[1024], one[128], *tok, *save = NULL;
 
@@ -135,7 +135,7 @@ static int check_configs(struct bm_setup *s, const char *suite, const char *fs_l
 	snprintf(s->boot_modules, sizeof(s->boot_modules), "%s", s->modules);
 	/* image_modules are optional in the archive: lab boxes' drivers, loaded
 	 * when a box names them, and an arm64 kernel has no x86 watchdog */
-	if (merge_optional(s->modules, sizeof(s->modules), image)) {
+	if (bm_setup_merge_optional(s->modules, sizeof(s->modules), image)) {
 		bm_msg("bootmark.conf's image_modules: too long a list");
 		return -EINVAL;
 	}
@@ -157,7 +157,7 @@ static int check_configs(struct bm_setup *s, const char *suite, const char *fs_l
 			       bm_safe_name(tok) ? ": " : "", bm_safe_name(tok) ? err : "");
 			return -EINVAL;
 		}
-		if (merge_optional(s->modules, sizeof(s->modules), prof.modules)) {
+		if (bm_setup_merge_optional(s->modules, sizeof(s->modules), prof.modules)) {
 			bm_msg("module list too long");
 			return -EINVAL;
 		}

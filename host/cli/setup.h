@@ -38,6 +38,9 @@ struct bm_boot_opts {
 };
 
 extern const char *const bm_arch_choices[];
+/* Merges each item of the comma list into buf as optional ("reiserfs?"): a
+ * kernel without it still gets its archive.  0, or -E2BIG. */
+int bm_setup_merge_optional(char *buf, size_t len, const char *list);
 extern const char *const bm_accel_choices[];
 extern const char *const bm_cache_choices[];
 extern const char *const bm_machine_choices[];
