@@ -427,8 +427,8 @@ check-pxe-uboot: all arm64
 	$(Q)BM=$(O)/bootmark $(STEP) pxe-uboot sh tests/pxe_uboot.sh
 
 # bootmark lava: jobs against Debian's lava-common schema, LAVA's monitor on a QEMU run,
-# and lava-run (LAVA's dispatcher) running a job on a QEMU device
-check-lava: all
+# and lava-run (LAVA's dispatcher) running a job on a QEMU device, amd64's and arm64's
+check-lava: all arm64
 	$(Q)BM=$(O)/bootmark $(STEP) lava sh tests/lava.sh
 
 # bootmark capture on a console log built from two QEMU boots: --file, --tcp with a

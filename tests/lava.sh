@@ -19,14 +19,20 @@
 # 3. LAVA's dispatcher itself (lava-run, Debian's lava-dispatcher) runs a job
 #    of bootmark lava --boot-method qemu on a QEMU device: LAVA's own results
 #    must hold one test case per metric with the values and units bootmark
-#    parse reads from the console LAVA logged.  Skipped, with the reason, where
-#    lava-dispatcher is not installed (a "# SUMMARY" line: make check shows it).
+#    parse reads from the console LAVA logged.  Then an arm64 job (--arch arm64)
+#    of one arm64 bisect boot's kernel and initrd (make arm64's image) on an
+#    arm64 QEMU device: qemu-system-aarch64, the same checks; the amd64 device
+#    must refuse that job (lava-run checks the arch it offers).  Skipped, with the
+#    reason, where lava-dispatcher is not installed, and the arm64 job where
+#    build/arm64 or qemu-system-aarch64 is missing (a "# SUMMARY" line: make
+#    check shows it).
 # Exit: 0 pass, 1 fail, 77 skip (no python3-pexpect/yaml/lava-common, no QEMU,
 # or the kernel cannot be fetched).
 set -u
 bin=${BM:-build/bootmark}
 py=${PYTHON:-/usr/bin/python3}
 kernel=${BM_LAVA_KERNEL:-deb:6.1.0-53-amd64}
+kernel_arm64=${BM_LAVA_ARM64_KERNEL:-deb:6.1.0-53-arm64}
 here=$(cd "$(dirname "$0")" && pwd)
 pass=0 fail=0
 
@@ -178,41 +184,51 @@ check "bootmark parse reads the whole run from the console stream (exit $rc)" \
 # device (tests/data/lava_qemu_device.yaml) with the kernel and initrd of the
 # failed-tests run above (bisect suite, ext4); LAVA's results must be one test
 # case per metric with the values and units of bootmark parse on what LAVA
-# logged of the console.
+# logged of the console.  Then the same for arm64 (issue 47): an arm64 job
+# (--arch arm64, context arch arm64) on an arm64 QEMU device
+# (tests/data/lava_qemu_arm64_device.yaml: qemu-system-aarch64, virt, the
+# PL011 on stdio) with the initrd of one arm64 bisect boot (make arm64's
+# image), about 30 s; the amd64 device must refuse the arm64 job.
+lava_job() {  # lava_job ARCH BOOT DEVICE SUFFIX: lava-run of a job of BOOT's kernel and initrd
+	arch=$1 jboot=$2 dev=$3 sfx=$4
+	vmlinuz=$(sed -n 's/^  "vmlinuz": "\(.*\)",$/\1/p' "${jboot}meta.json")
+	if [ ! -f "$vmlinuz" ] || [ ! -f "${jboot}initrd.img" ]; then
+		notok "part 3, $arch: the run left its kernel and initrd (${jboot})"
+		return 1
+	fi
+	"$bin" lava --arch "$arch" --kernel-url "file://$vmlinuz" --initrd-url "file://${jboot}initrd.img" \
+		--device-type qemu --boot-method qemu --suite bisect --fs ext4 \
+		--disk-serial BMSCRATCH0 -o "$out/lava-job$sfx.yaml"
+	check "lava-run's $arch job (--arch $arch --boot-method qemu): lava-common accepts it" \
+		"\"\$py\" \"\$here/lava_check.py\" validate \"\$out/lava-job$sfx.yaml\" >\"\$out/lava-job$sfx.val\" 2>&1"
+	truncate -s 1G "$out/lava-disk$sfx.img"
+	sed "s|@DISK@|$out/lava-disk$sfx.img|" "$here/data/$dev" >"$out/device$sfx.yaml"
+	start=$(date +%s)
+	timeout 1200 lava-run --job-id "bootmark-$$$sfx" --output-dir "$out/lava$sfx" \
+		--device "$out/device$sfx.yaml" "$out/lava-job$sfx.yaml" >"$out/lava-run$sfx.out" \
+		2>"$out/lava-run$sfx.log"
+	rc=$?
+	check "lava-run runs the $arch job (exit $rc, $(($(date +%s) - start)) s)" "[ $rc -eq 0 ]"
+	"$py" "$here/lava_check.py" lava-target "$out/lava-run$sfx.log" "$out/lava-console$sfx.log"
+	"$bin" parse "$out/lava-console$sfx.log" --out "$out/lava-parsed$sfx" \
+		>"$out/lava-parse$sfx.log" 2>&1
+	rc=$?
+	check "bootmark parse reads the $arch run from LAVA's log of the console (exit $rc)" \
+		"[ $rc -eq 0 ] && grep -q '\"status\": \"completed\"' \"\$out/lava-parsed$sfx/results.json\""
+	"$py" "$here/lava_check.py" lava-run "$out/lava-run$sfx.log" "$out/lava-parsed$sfx/results.json" \
+		>"$out/lava-run$sfx.tap" 2>&1
+	rc=$?
+	sed 's/^/  /' "$out/lava-run$sfx.tap"
+	check "LAVA's own results ($arch): one test case per metric with bootmark's values and units" \
+		"[ $rc -eq 0 ]"
+}
 lava_part() {
 	command -v lava-run >/dev/null || {
 		echo "# SUMMARY skipped in lava: part 3, a job run by lava-run: no lava-run (package lava-dispatcher; sh host/install-deps.sh says whether this release has it)"
 		return
 	}
 	[ "$(id -u)" -eq 0 ] || { echo "# SUMMARY skipped in lava: part 3, a job run by lava-run: it works in /var/lib/lava, as root"; return; }
-	vmlinuz=$(sed -n 's/^  "vmlinuz": "\(.*\)",$/\1/p' "${boot}meta.json")
-	if [ ! -f "$vmlinuz" ] || [ ! -f "${boot}initrd.img" ]; then
-		notok "part 3: the failed-tests run left its kernel and initrd (${boot})"
-		return
-	fi
-	"$bin" lava --kernel-url "file://$vmlinuz" --initrd-url "file://${boot}initrd.img" \
-		--device-type qemu --boot-method qemu --suite bisect --fs ext4 \
-		--disk-serial BMSCRATCH0 -o "$out/qemu.yaml"
-	check "job qemu (--boot-method qemu): lava-common accepts it" \
-		"\"\$py\" \"\$here/lava_check.py\" validate \"\$out/qemu.yaml\" >\"\$out/qemu.val\" 2>&1"
-	truncate -s 1G "$out/lava-disk.img"
-	sed "s|@DISK@|$out/lava-disk.img|" "$here/data/lava_qemu_device.yaml" >"$out/device.yaml"
-	start=$(date +%s)
-	timeout 1200 lava-run --job-id "bootmark-$$" --output-dir "$out/lava" \
-		--device "$out/device.yaml" "$out/qemu.yaml" >"$out/lava-run.out" 2>"$out/lava-run.log"
-	rc=$?
-	check "lava-run runs the job (exit $rc, $(($(date +%s) - start)) s)" "[ $rc -eq 0 ]"
-	"$py" "$here/lava_check.py" lava-target "$out/lava-run.log" "$out/lava-console.log"
-	"$bin" parse "$out/lava-console.log" --out "$out/lava-parsed" >"$out/lava-parse.log" 2>&1
-	rc=$?
-	check "bootmark parse reads the run from LAVA's log of the console (exit $rc)" \
-		"[ $rc -eq 0 ] && grep -q '\"status\": \"completed\"' \"\$out/lava-parsed/results.json\""
-	"$py" "$here/lava_check.py" lava-run "$out/lava-run.log" "$out/lava-parsed/results.json" \
-		>"$out/lava-run.tap" 2>&1
-	rc=$?
-	sed 's/^/  /' "$out/lava-run.tap"
-	check "LAVA's own results: one test case per metric with bootmark's values and units" \
-		"[ $rc -eq 0 ]"
+	lava_job amd64 "$boot" lava_qemu_device.yaml "" || return
 	# the check can fail: LAVA's log without one of its bootmark results
 	awk '/"lvl": "results"/ && /"definition": "bootmark"/ && !done { done = 1; next } 1' \
 		"$out/lava-run.log" >"$out/lava-run-lost.log"
@@ -220,6 +236,32 @@ lava_part() {
 		"$out/lava-parsed/results.json" >"$out/lava-run-lost.tap" 2>&1
 	rc=$?
 	check "one result less in LAVA's log is one missing test case (exit $rc)" "[ $rc -eq 1 ]"
+
+	# arm64: one bisect boot for the initrd, then lava-run on the arm64 device
+	img=$(dirname "$bin")/arm64/base.cpio.xz
+	[ -f "$img" ] || { echo "# SUMMARY skipped in lava: part 3, arm64: no $img (make arm64)"; return; }
+	command -v qemu-system-aarch64 >/dev/null ||
+		{ echo "# SUMMARY skipped in lava: part 3, arm64: no qemu-system-aarch64 (package qemu-system-arm)"; return; }
+	"$bin" kernel fetch "$kernel_arm64" >"$out/fetch-arm64.log" 2>&1 ||
+		{ echo "# SUMMARY skipped in lava: part 3, arm64: cannot fetch $kernel_arm64"; return; }
+	start=$(date +%s)
+	"$bin" run --arch arm64 --kernel "$kernel_arm64" --suite bisect --fs ext4 --out "$out/qa" \
+		>"$out/run-arm64.log" 2>&1
+	rc=$?
+	check "an arm64 run of the bisect suite gives the initrd (exit $rc, $(($(date +%s) - start)) s)" \
+		"[ $rc -eq 0 ]"
+	aboot=$(ls -d "$out"/qa/*/ 2>/dev/null | head -1)
+	lava_job arm64 "$aboot" lava_qemu_arm64_device.yaml -arm64 || return
+	check "LAVA ran qemu-system-aarch64 (virt, neoverse-n1); the runner says machine=aarch64" \
+		"grep -q 'qemu-system-aarch64 .*-machine virt,gic-version=3 -cpu neoverse-n1' \"\$out/lava-run-arm64.log\" &&
+		 grep -q ' 1 H v=1 .* machine=aarch64 ' \"\$out/lava-console-arm64.log\""
+	# the dispatcher checks the job's arch against the device's (2 s, nothing boots)
+	timeout 300 lava-run --job-id "bootmark-$$-mix" --output-dir "$out/lava-mix" \
+		--device "$out/device.yaml" "$out/lava-job-arm64.yaml" >"$out/lava-run-mix.out" \
+		2>"$out/lava-run-mix.log"
+	rc=$?
+	check "the amd64 device refuses the arm64 job: lava-run exit $rc, no available architecture" \
+		"[ $rc -eq 1 ] && grep -q 'Non existing architecture' \"\$out/lava-run-mix.log\""
 }
 lava_part
 
