@@ -116,7 +116,9 @@ bad() {  # bad WHAT ARGS...: exit 100, a message, no file written
 		"[ $rc -eq 100 ] && [ ! -e \"\$out/bad.yaml\" ] && grep -q '^bootmark: ' \"\$out/bad.err\""
 }
 bad "no kernel URL" --initrd-url http://x/i --device-type x86 --disk-serial S
-bad "not a URL" $urls --kernel-url vmlinuz --device-type x86 --disk-serial S
+bad "not a URL" --initrd-url http://x/i --kernel-url vmlinuz --device-type x86 --disk-serial S
+check "...refused for the URL itself, not another reason ($(head -1 "$out/bad.err"))" \
+	"grep -q 'vmlinuz' \"\$out/bad.err\" && ! grep -q 'given twice' \"\$out/bad.err\""
 bad "no device type" $urls --disk-serial S
 bad "no disk selector" $urls --device-type x86
 bad "a space in a serial" $urls --device-type x86 --disk-serial "WD WCC4"
