@@ -41,9 +41,9 @@ static const char *opt_word(const char *w, size_t *n)
 /*
  * The word of argv before i that gave option o already, or NULL.  argv is
  * read as bm_cli_step reads it (a value word is skipped); every option word
- * before i was accepted by it, so this sees what the caller saw.  A repeat is
- * refused rather than the last one kept: "--out a ... --out b" is most often
- * a pasted command line, and which of the two a reader takes is a guess.
+ * before i was accepted by it, so this sees what the caller saw.  A repeat
+ * keeps the last value, as getopt's users do, and says so: "--out a ...
+ * --out b" in a pasted command line was silent before (issue 46).
  */
 static const char *given_before(const struct bm_opt *tab, char **argv, int i,
 				const struct bm_opt *o)
@@ -117,10 +117,10 @@ int bm_cli_step(const struct bm_opt *tab, void *obj, const char *const *extra,
 		}
 		return 0;
 	}
-	if (given_before(tab, argv, *i - (!eq && o->type != BM_OPT_BOOL), o)) {
-		bm_msg("option --%s given twice (give it once)", o->name);
-		return -EINVAL;
-	}
+	/* the last one wins, as scripts that add to a line of defaults expect,
+	 * but never silently */
+	if (given_before(tab, argv, *i - (!eq && o->type != BM_OPT_BOOL), o))
+		bm_msg("option --%s given twice: the last one (%s) is used", o->name, *val);
 	snprintf(key, sizeof(key), "%.*s", (int)n, arg);
 	rc = bm_opt_set(tab, obj, key, *val, err, sizeof(err));
 	if (rc) {
