@@ -163,12 +163,15 @@ if want switch; then
 	# every switch (bool option) of every command, from --help's own tables
 	n=0
 	for cmd in $($BM --help | sed -n 's/^  \([a-z][a-z-]*\) .*/\1/p'); do
-		want_rc=100
+		want_rc=100 sub=""
 		[ "$cmd" = bisect-step ] && want_rc=128
+		# kernel's switches are its subcommands' (kernel list --all)
+		[ "$cmd" = kernel ] && sub=list
 		for opt in $($BM "$cmd" --help | sed -n 's/^  --\([a-z0-9-]*\)  *switch .*/\1/p'); do
 			for v in 1 yes 0; do
 				n=$((n + 1))
-				$BM "$cmd" "--$opt=$v" --out "$out/sw" >"$out/sw.log" 2>&1
+				# shellcheck disable=SC2086 # $sub is no word or one
+				$BM "$cmd" $sub "--$opt=$v" --out "$out/sw" >"$out/sw.log" 2>&1
 				rc=$?
 				if [ $rc -eq $want_rc ] && has "$out/sw.log" "takes no value" && [ ! -e "$out/sw" ]; then
 					pass=$((pass + 1))
