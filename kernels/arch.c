@@ -17,27 +17,17 @@
 
 const char *const bm_arches[] = { "amd64", "arm64", NULL };
 
-/* uname -m -> Debian's name; other machines keep uname's name */
-static const char *const machines[][2] = {
-	{ "x86_64", "amd64" },
-	{ "aarch64", "arm64" },
-	{ NULL, NULL },
-};
-
 const char *bm_host_arch(void)
 {
 	static char arch[sizeof(((struct utsname *)0)->machine)];
 	struct utsname u;
-	int i;
 
 	if (arch[0])
 		return arch;
 	if (uname(&u))
 		return "unknown";
-	snprintf(arch, sizeof(arch), "%s", u.machine);
-	for (i = 0; machines[i][0]; i++)
-		if (!strcmp(u.machine, machines[i][0]))
-			snprintf(arch, sizeof(arch), "%s", machines[i][1]);
+	/* uname -m -> Debian's name, as the results read a guest's (common/util.c) */
+	snprintf(arch, sizeof(arch), "%s", bm_arch_of_machine(u.machine));
 	return arch;
 }
 

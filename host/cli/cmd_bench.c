@@ -126,16 +126,9 @@ static int check_compress(const char *list)
  */
 static int check_arch(struct bench *B)
 {
-	B->arch = strcmp(B->o.arch, "auto") ? bm_qemu_arch_find(B->o.arch) : bm_qemu_arch_host();
-	if (!B->arch) {
-		bm_msg("--arch %s: bootmark boots amd64 and arm64", B->o.arch);
+	B->arch = bm_setup_arch(B->o.arch, B->o.accel);
+	if (!B->arch)
 		return -EINVAL;
-	}
-	if (!strcmp(B->o.accel, "kvm") && B->arch != bm_qemu_arch_host()) {
-		bm_msg("--accel kvm: KVM runs %s guests here, not %s (--accel tcg or auto)",
-		       bm_qemu_arch_host()->name, B->arch->name);
-		return -EINVAL;
-	}
 	if (strcmp(B->arch->name, "amd64") && strcmp(B->o.boot_method, "auto")) {
 		bm_msg("--boot-method %s is amd64's: an %s kernel boots its Image", B->o.boot_method,
 		       B->arch->name);

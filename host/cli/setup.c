@@ -29,22 +29,31 @@ const char *const bm_arch_choices[] = { "auto", "amd64", "arm64", NULL };
  * machine of it.  The image of another architecture than the build's own
  * is in <bootmark dir>/<arch>/ (make arm64).
  */
+const struct bm_qemu_arch *bm_setup_arch(const char *arch, const char *accel)
+{
+	const struct bm_qemu_arch *a = arch[0] && strcmp(arch, "auto") ? bm_qemu_arch_find(arch)
+								    : bm_qemu_arch_host();
+
+	if (!a) {
+		bm_msg("--arch %s: bootmark boots amd64 and arm64", arch);
+		return NULL;
+	}
+	if (!strcmp(accel, "kvm") && a != bm_qemu_arch_host()) {
+		bm_msg("--accel kvm: KVM runs %s guests here, not %s (--accel tcg or auto)",
+		       bm_qemu_arch_host()->name, a->name);
+		return NULL;
+	}
+	return a;
+}
+
 static int set_arch(struct bm_setup *s, const struct bm_boot_opts *o)
 {
 	const char *m = o->machine[0] ? o->machine : "auto";
 	int amd64;
 
-	s->arch = strcmp(o->arch, "auto") && o->arch[0] ? bm_qemu_arch_find(o->arch)
-							: bm_qemu_arch_host();
-	if (!s->arch) {
-		bm_msg("--arch %s: bootmark boots amd64 and arm64", o->arch);
+	s->arch = bm_setup_arch(o->arch, o->accel);
+	if (!s->arch)
 		return -EINVAL;
-	}
-	if (!strcmp(o->accel, "kvm") && s->arch != bm_qemu_arch_host()) {
-		bm_msg("--accel kvm: KVM runs %s guests here, not %s (--accel tcg or auto)",
-		       bm_qemu_arch_host()->name, s->arch->name);
-		return -EINVAL;
-	}
 	amd64 = !strcmp(s->arch->name, "amd64");
 	if (strcmp(m, "auto") && amd64 != strcmp(m, "virt")) {
 		bm_msg("--machine %s is not a machine of %s (%s)", m, s->arch->name,

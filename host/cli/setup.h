@@ -107,6 +107,11 @@ struct bm_setup {
 	struct bm_plan tests;   /* what one boot runs: the progress estimate */
 };
 
+/* --arch (auto: the host's) against --accel: the guest's architecture, or
+ * NULL (reported: an unknown one, KVM for another than the host's).  Shared
+ * by every booting command and bench-boot, so they refuse alike. */
+const struct bm_qemu_arch *bm_setup_arch(const char *arch, const char *accel);
+
 /*
  * Resolves the tools, the configs folder and the image; loads the suite and
  * the profiles (fs is a comma list) and finds each profile's mkfs in the
