@@ -14,7 +14,8 @@
 #   check  everything: make check's and make bench's tools too (make check and
 #          make deps ask for it; .ci/run too)
 #   ci     check, and make check-ci's tools
-# Usage: sh host/install-deps.sh [run|check|ci]
+#   kbuild run (or check, when named too), and what bootmark kernel build needs
+# Usage: sh host/install-deps.sh [run|check|ci|kbuild]...
 # Exit: 0 every required package is there (optional ones may be missing), 111 a
 # required one is missing or apt-get failed, 100 an unknown group.
 set -eu
@@ -95,6 +96,14 @@ ci_table="node|nodejs|make check-ci (the GitLab job under gitlab-ci-local, the G
 npm|npm|make check-ci (gitlab-ci-local and @action-validator/cli come from the npm registry)
 rsync|rsync|make check-ci (gitlab-ci-local copies the project with rsync)
 g++|g++|make check-ci (npm compiles gitlab-ci-local's re2 module with node-gyp)"
+# Only with "kbuild": what bootmark kernel build needs besides make and gcc (the
+# kernel's Documentation/process/changes.rst; kernels/kbdeps.c checks the same).
+kbuild_table="flex|flex|bootmark kernel build (Kconfig's lexer)
+bison|bison|bootmark kernel build (Kconfig's parser)
+bc|bc|bootmark kernel build (kernel/time/timeconst.h)
+/usr/include/gelf.h|libelf-dev|bootmark kernel build of x86 (objtool)
+/usr/include/openssl/opensslv.h|libssl-dev|bootmark kernel build with module signing or a trusted keyring
+aarch64-linux-gnu-gcc|gcc-aarch64-linux-gnu|bootmark kernel build --arch arm64 (cross-compiled)"
 want=run
 for group in "$@"; do
 	case $group in
@@ -102,7 +111,10 @@ for group in "$@"; do
 	check) want=check ;;
 	ci) want=check table="$table
 $ci_table" ;;
-	*) echo "bootmark: install-deps: unknown group '$group' (known: run, check, ci)" >&2
+	kbuild) table="$table
+$kbuild_table"
+		[ "$want" = run ] && want=kbuild ;;
+	*) echo "bootmark: install-deps: unknown group '$group' (known: run, check, ci, kbuild)" >&2
 		exit 100 ;;
 	esac
 done
@@ -133,9 +145,12 @@ $line
 EOF
 	have "$what" && continue
 	case " $missing " in *" $pkg "*) continue ;; esac
-	# the run group: the required rows and RUN_OPTIONAL
-	if [ "$want" = run ] && [ -n "$lost" ]; then
-		case " $RUN_OPTIONAL " in *" $pkg "*) ;; *) continue ;; esac
+	# the run group: the required rows and RUN_OPTIONAL; kbuild: those and its own
+	if [ "$want" != check ] && [ -n "$lost" ]; then
+		case " $RUN_OPTIONAL " in *" $pkg "*) ;; *)
+			[ "$want" = kbuild ] && [ "${lost#bootmark kernel build}" != "$lost" ] ||
+				continue ;;
+		esac
 	fi
 	missing="$missing $pkg"
 done

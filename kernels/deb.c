@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * Debian kernels: apt-get download linux-image-<release>=<version> through
- * bootmark's apt (kernels/debapt.c), dpkg-deb -x, keep vmlinuz, config and
- * modules, depmod (the package ships no modules.dep), take the vmlinux out of
+ * bootmark's apt (kernels/debapt.c), dpkg-deb -x, keep vmlinuz, config,
+ * modules and arm64's device trees, depmod (the package ships no modules.dep), take the vmlinux out of
  * vmlinuz for PVH boots (kernels/vmlinux.c; amd64 only: an arm64 vmlinuz is
  * the uncompressed Image QEMU boots), write which version, archive and
  * architecture it was, then rename the finished tree into the cache: a cache
@@ -167,8 +167,19 @@ static int keep_files(const char *x, const char *keep, const char *rel)
 	if (!bm_is_dir(src) && bm_path(src, sizeof(src), "%s/usr/lib/modules/%s", x, rel))
 		return -ENAMETOOLONG;
 	rc = move(src, dst);
-	if (rc)
+	if (rc) {
 		bm_msg("package has no lib/modules/%s: %s", rel, strerror(-rc));
+		return rc;
+	}
+	/* arm64's device trees (vendor/board.dtb, 27 MB in 6.1) for bootmark pxe
+	 * --dtb NAME; amd64's package has none */
+	if (bm_path(src, sizeof(src), "%s/usr/lib/linux-image-%s", x, rel) ||
+	    bm_path(dst, sizeof(dst), "%s/usr/lib/linux-image-%s", keep, rel))
+		return -ENAMETOOLONG;
+	if (bm_is_dir(src))
+		rc = move(src, dst);
+	if (rc)
+		bm_msg("cannot keep the device trees usr/lib/linux-image-%s: %s", rel, strerror(-rc));
 	return rc;
 }
 

@@ -127,22 +127,6 @@ static int make_step(const struct bm_kbuild *b, const struct kmake *km, const ch
 	return step(b, what, argv, log);
 }
 
-/* 1 when prog is an executable in $PATH: a missing cross compiler is named
- * before make runs, not in the tail of a log. */
-static int in_path(const char *prog)
-{
-	const char *path = getenv("PATH"), *p, *end;
-	char file[PATH_MAX];
-
-	for (p = path && *path ? path : "/usr/bin:/bin"; *p; p = *end ? end + 1 : end) {
-		end = p + strcspn(p, ":");
-		if (end > p && snprintf(file, sizeof(file), "%.*s/%s", (int)(end - p), p, prog) <
-				       (int)sizeof(file) && !access(file, X_OK))
-			return 1;
-	}
-	return 0;
-}
-
 /* The architecture's image and, when it is not the host's, its cross compiler. */
 static int kmake_init(const struct bm_kbuild *b, struct kmake *km)
 {
@@ -162,11 +146,11 @@ static int kmake_init(const struct bm_kbuild *b, struct kmake *km)
 	snprintf(km->karch, sizeof(km->karch), "ARCH=%s", km->ki->karch);
 	snprintf(km->cross, sizeof(km->cross), "CROSS_COMPILE=%s", km->ki->cross);
 	snprintf(gcc, sizeof(gcc), "%sgcc", km->ki->cross);
-	if (km->foreign && !in_path(gcc)) {
+	if (km->foreign && !bm_in_path(gcc)) {
 		bm_msg("kernel build for %s: no %s (apt-get install %s)", arch, gcc, km->ki->package);
 		return -EINVAL;
 	}
-	return 0;
+	return bm_kbuild_tools();
 }
 
 int bm_kconfig_missing(const char *fragment, const char *config, char *buf, size_t len)
@@ -358,6 +342,7 @@ int bm_kernel_build(const struct bm_kbuild *b, char *spec, size_t speclen)
 		return rc;
 	if (missing[0])  /* a symbol this kernel version lacks is not fatal: the boot decides */
 		bm_msg("warning: not =y after merging the fragment: %s", missing);
+	bm_kbuild_libs(dotconfig);
 	snprintf(jobs, sizeof(jobs), "-j%lld", b->jobs > 0 ? b->jobs : ncpu > 0 ? (long long)ncpu : 1);
 	{
 		char *args[] = { jobs, "KBUILD_BUILD_USER=bootmark", "KBUILD_BUILD_HOST=bootmark",

@@ -49,4 +49,15 @@ int bm_kernel_build(const struct bm_kbuild *b, char *spec, size_t speclen);
  * into buf ("" = none).  Returns 0 or -errno. */
 int bm_kconfig_missing(const char *fragment, const char *config, char *buf, size_t len);
 
+/* kbdeps.c: 1 when prog is an executable on $PATH */
+int bm_in_path(const char *prog);
+
+/* make, gcc, flex, bison, bc and perl on $PATH: 0, or -EINVAL when one is
+ * missing (named with its Debian package). */
+int bm_kbuild_tools(void);
+
+/* Warns of host libraries dotconfig's options need and the host lacks
+ * (libelf for objtool, libcrypto for certificates, pahole for BTF). */
+void bm_kbuild_libs(const char *dotconfig);
+
 #endif

@@ -191,7 +191,7 @@ const char *bm_qemu_cpu(const struct bm_qemu_arch *arch, const char *want, int k
 {
 	if (want && want[0] && strcmp(want, "auto"))
 		return want;
-	return kvm ? "host" : (arch ? arch : bm_qemu_arch_host())->tcg_cpu;
+	return kvm ? "host" : bm_qemu_arch_or_host(arch)->tcg_cpu;
 }
 
 /* One argv word to QEMU, never a shell: the check keeps out what QEMU
@@ -279,7 +279,7 @@ static void add_results(struct bm_argv *a, const struct bm_qemu_cfg *c,
 
 int bm_qemu_argv(const struct bm_qemu_cfg *c, struct bm_argv *a)
 {
-	const struct bm_qemu_arch *arch = c->arch ? c->arch : bm_qemu_arch_host();
+	const struct bm_qemu_arch *arch = bm_qemu_arch_or_host(c->arch);
 	const char *const fixed[] = { arch->bin, "-nodefaults", "-no-user-config",
 				      "-nographic", "-no-reboot", NULL };
 	int i;

@@ -46,3 +46,8 @@ const struct bm_qemu_arch *bm_qemu_arch_host(void)
 
 	return a ? a : &arches[0];
 }
+
+const struct bm_qemu_arch *bm_qemu_arch_or_host(const struct bm_qemu_arch *a)
+{
+	return a ? a : bm_qemu_arch_host();
+}

@@ -122,6 +122,8 @@ struct bm_qemu_arch {
 /* The architecture of that Debian name, or NULL; the one the host runs. */
 const struct bm_qemu_arch *bm_qemu_arch_find(const char *name);
 const struct bm_qemu_arch *bm_qemu_arch_host(void);
+/* a, or the host's when a is NULL (a cfg built by hand names no arch) */
+const struct bm_qemu_arch *bm_qemu_arch_or_host(const struct bm_qemu_arch *a);
 
 /* want ("auto" or NULL: host under KVM, the arch's TCG CPU under TCG) */
 const char *bm_qemu_cpu(const struct bm_qemu_arch *arch, const char *want, int kvm);

@@ -8,7 +8,7 @@
 #   - kernel list names Debian 12 and 13 kernels with their version and archive;
 #     --arch arm64 the arm64 ones only; --arch riscv64 exits 100 naming ours;
 #   - kernel fetch of an arm64 kernel caches its Image (no vmlinux), config,
-#     depmod'ed modules and a package file naming arm64;
+#     depmod'ed modules, device trees and a package file naming arm64;
 #   - kernel build --arch arm64 cross-compiles (on a stub tree: what make gets);
 #   - kernel fetch of the default kernel records the version and archive the list
 #     gave, and its vmlinuz hashes as the one of the user's cache (when that has it);
@@ -101,6 +101,9 @@ check "its vmlinuz is an arm64 Image (ARM\\x64 at 0x38)" \
 	"[ \"\$(od -An -tx1 -j56 -N4 $ak/boot/vmlinuz-$akernel | tr -d ' \\n')\" = 41524d64 ]"
 check "config, depmod'ed modules, no vmlinux (x86's only)" \
 	"[ -s $ak/boot/config-$akernel ] && [ -s $ak/lib/modules/$akernel/modules.dep ] && [ ! -e $ak/boot/vmlinux-$akernel ] && grep -q '^CONFIG_ARM64=y' $ak/boot/config-$akernel"
+check "its device trees, for pxe --dtb NAME (usr/lib/linux-image-$akernel/, FDT magic)" \
+	"[ \$(find $ak/usr/lib/linux-image-$akernel -name '*.dtb' | wc -l) -gt 100 ] &&
+	 [ \$(od -An -tx1 -N4 $ak/usr/lib/linux-image-$akernel/broadcom/bcm2711-rpi-4-b.dtb | tr -d ' ') = d00dfeed ]"
 check "the package file records version $aver, archive $aarc and arch arm64" \
 	"grep -qx 'version $aver' $ak/package && grep -qx 'archive $aarc' $ak/package && grep -qx 'arch arm64' $ak/package"
 echo "# $akernel: $(sha256sum < "$ak/boot/vmlinuz-$akernel" | cut -d' ' -f1) ($aver, $aarc), vmlinuz $(stat -c %s "$ak/boot/vmlinuz-$akernel") bytes, $(find "$ak/lib/modules" -name '*.ko*' | wc -l) modules"
@@ -137,8 +140,12 @@ fi
 if [ "$(uname -m)" = x86_64 ]; then
 	mkdir -p "$t/ktree" "$t/xbin" "$t/nobin"
 	: > "$t/ktree/Kconfig"
-	printf '#!/bin/sh\nexit 0\n' > "$t/xbin/aarch64-linux-gnu-gcc"
-	chmod +x "$t/xbin/aarch64-linux-gnu-gcc"
+	# the host tools kernel build asks for before make (kernels/kbdeps.c): stubs,
+	# so the test needs no flex, bison or bc
+	for p in aarch64-linux-gnu-gcc flex bison bc; do
+		printf '#!/bin/sh\nexit 0\n' > "$t/xbin/$p"
+		chmod +x "$t/xbin/$p"
+	done
 	cat > "$t/ktree/Makefile" <<'EOF'
 $(shell echo "$(MAKECMDGOALS) ARCH=$(ARCH) CROSS_COMPILE=$(CROSS_COMPILE)" >> $(O)/makes)
 defconfig:
@@ -159,6 +166,14 @@ EOF
 		> /dev/null 2> "$t/kbuild2.err"
 	check "without aarch64-linux-gnu-gcc: exit 100 naming gcc-aarch64-linux-gnu, nothing built" \
 		"[ $? -eq 100 ] && grep -q 'apt-get install gcc-aarch64-linux-gnu' $t/kbuild2.err && [ ! -e $t/kout2/makes ]"
+	mkdir -p "$t/noflex"
+	for p in make gcc perl aarch64-linux-gnu-gcc bison bc; do
+		ln -sf "$(PATH="$t/xbin:$PATH" command -v $p)" "$t/noflex/$p"
+	done
+	PATH="$t/noflex" "$bin" kernel build --arch arm64 --out "$t/kout4" "$t/ktree" \
+		> /dev/null 2> "$t/kbuild4.err"
+	check "without flex: exit 100 naming it and its package, before make" \
+		"[ $? -eq 100 ] && grep -q 'no flex on PATH (apt-get install flex)' $t/kbuild4.err && [ ! -e $t/kout4/makes ]"
 	"$bin" kernel build --arch riscv64 "$t/ktree" > /dev/null 2> "$t/kbuild3.err"
 	check "kernel build --arch riscv64: exit 100 naming amd64 and arm64" \
 		"[ $? -eq 100 ] && grep -q 'riscv64.*amd64, arm64' $t/kbuild3.err"

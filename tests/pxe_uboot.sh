@@ -9,7 +9,8 @@
 #    arm64, script; mkimage -l reads it when u-boot-tools is there), pxelinux.cfg/default
 #    and the box's 01-<mac>, no pxelinux.0, console=ttyAMA0; the same arguments and
 #    --run-seed give the same bytes.  --dtb: the file lands next to the kernel, an FDT
-#    line names it, and --advance keeps it.
+#    line names it, and --advance keeps it; --dtb vendor/board.dtb is the one in the
+#    Debian package, kept in the kernel cache.
 # 2. U-Boot boots the tree: distro boot's dhcp target sources boot.scr.uimg, U-Boot's
 #    pxe reads the box's own pxelinux.cfg/01-<mac> (an e1000 NIC: U-Boot's virtio-net
 #    reports another MAC), TFTPs the Image and the initrd, booti; the runner's records
@@ -118,6 +119,22 @@ $bin pxe --out "$d" --mac $mac --advance "$r1" >/dev/null 2>&1
 check "the queue keeps the FDT: advance's 01-<mac> boots $l2 with its FDT line" \
 	"grep -q '^fdt board-x.dtb\$' $d/bootmark/queue-$hyp &&
 	 grep -q '^  FDT bootmark/$l2/board-x.dtb\$' $d/pxelinux.cfg/01-$hyp"
+
+# --dtb NAME: the device tree the kernel package ships, kept by kernel fetch in the
+# cache entry (its folder is the last word of fetch's message)
+if [ "${kernel#deb:}" != "$kernel" ]; then
+	entry=$(sed -n 's/.* cached in \(.*\)$/\1/p' "$T/fetch.log" | tail -n 1)
+	pkg="$entry/usr/lib/linux-image-${kernel#deb:}/broadcom/bcm2711-rpi-4-b.dtb"
+	d="$T/dtbname"
+	pxe --kernel "$kernel" --suite smoke --fs ext4 --out "$d" --mac $mac \
+		--dtb broadcom/bcm2711-rpi-4-b.dtb >"$T/dtbname.log" 2>&1
+	r=$?
+	l3=$(awk '$1 == "current" { print $2 }' "$d/bootmark/queue-$hyp" 2>/dev/null)
+	check "--dtb broadcom/bcm2711-rpi-4-b.dtb: the package's own, from the cache entry" \
+		"[ $r -eq 0 ] && cmp -s $pkg $d/bootmark/$l3/bcm2711-rpi-4-b.dtb &&
+		 [ \$(od -An -tx1 -N4 $pkg | tr -d ' ') = d00dfeed ] &&
+		 grep -q '^  FDT bootmark/$l3/bcm2711-rpi-4-b.dtb\$' $d/pxelinux.cfg/01-$hyp"
+fi
 
 # 2 -------------------------------------------------------------------------
 # QEMU's U-Boot from $1 until it powers off (or $3, then stopped), console in $2;

@@ -257,9 +257,17 @@ static int find_dtb(struct plan *p, const struct bm_kernel *k, char *out)
 			return 0;
 	if (!bm_path(out, PATH_MAX, "%s/dts/%s", boot, p->o.dtb) && bm_is_file(out))
 		return 0;
+	if (k->deb && !bm_path(out, PATH_MAX, "%s/usr/lib/linux-image-%s", root, k->release) &&
+	    !bm_is_dir(out)) {
+		/* bootmark before issue 47's end dropped them from the package */
+		bm_msg("kernel %s was cached without its device trees (by an older bootmark): "
+		       "remove %s and fetch it again, or give --dtb a .dtb file's absolute path",
+		       k->release, root);
+		return -EINVAL;
+	}
 	bm_msg("kernel %s has no device tree %s (looked in %s/usr/lib/linux-image-%s/ and "
-	       "%s/dts/; bootmark's kernel cache may not keep the package's device trees): give "
-	       "--dtb the .dtb file's absolute path", k->release, p->o.dtb, root, k->release, boot);
+	       "%s/dts/): give --dtb a .dtb file's absolute path", k->release, p->o.dtb, root,
+	       k->release, boot);
 	return -EINVAL;
 }
 

@@ -86,7 +86,7 @@ int bm_boot_prepare(const struct bm_run_cfg *c, struct bm_kspec *spec, struct bm
 		.config_out = b->config_archive, .config_len = sizeof(b->config_archive),
 		.boot_extra = c->arch ? c->arch->results_modules : NULL,
 	};
-	const struct bm_qemu_arch *arch = c->arch ? c->arch : bm_qemu_arch_host();
+	const struct bm_qemu_arch *arch = bm_qemu_arch_or_host(c->arch);
 	size_t len;
 	int rc;
 
@@ -212,7 +212,7 @@ static int launch(const struct bm_run_cfg *c, struct bm_boot *b)
 		bm_progress_end(c->progress);
 	bm_utc_now(b->end, sizeof(b->end));
 	if (rc) {
-		bm_msg("cannot start %s: %s", (c->arch ? c->arch : bm_qemu_arch_host())->bin,
+		bm_msg("cannot start %s: %s", bm_qemu_arch_or_host(c->arch)->bin,
 		       strerror(-rc));
 		b->w.verdict = BM_WATCH_NOSTART;
 	}
@@ -261,7 +261,7 @@ int bm_boot_one(const struct bm_run_cfg *c, struct bm_kspec *spec, struct bm_boo
 	int rc;
 
 	b->planned = c->planned;
-	snprintf(b->arch, sizeof(b->arch), "%s", (c->arch ? c->arch : bm_qemu_arch_host())->name);
+	snprintf(b->arch, sizeof(b->arch), "%s", bm_qemu_arch_or_host(c->arch)->name);
 	b->fail_on_warning = c->fail_on_warning;
 	b->exclusive = c->exclusive;
 	b->icount = c->icount >= 0;
