@@ -457,7 +457,7 @@ check-rawio: all
 	$(Q)BM=$(O)/bootmark $(STEP) rawio sh tests/rawio_qemu.sh
 
 # The hardware watchdog (QEMU's i6300esb): a hung or panicked box is reset
-check-watchdog: all
+check-watchdog: all arm64
 	$(Q)BM=$(O)/bootmark $(STEP) watchdog sh tests/watchdog.sh
 
 # The lab (bare-metal) parts, each proved in QEMU: disk safety, PXE, capture, LAVA, watchdog

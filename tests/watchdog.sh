@@ -7,6 +7,8 @@
 #   panic  the kernel crashes (and would stay down): the box is reset
 #   fed    a run longer than the timeout completes: the feeding works
 #   absent no driver loaded: an E record of class watchdog, the run goes on
+#   arm64  hang again, on QEMU's virt with the same i6300esb on its PCIe (when
+#          qemu-system-aarch64 and make arm64's image are there)
 # Usage: BM=build/bootmark sh tests/watchdog.sh
 # Exit: 0 pass, 1 fail, 77 skip (no QEMU, or the kernel cannot be fetched).
 # shellcheck disable=SC2016
@@ -90,4 +92,37 @@ st=$(status absent)
 check "absent: E record of class watchdog" 'grep -q "@@B1 .* E .*class=watchdog" "$out/absent.log"'
 check "absent: the suite still ran (R records)" 'grep -q "@@B1 [0-9a-f]* [0-9]* R " "$out/absent.log"'
 check "absent: status is not completed ($st)" '! echo "$st" | grep -q ": completed"'
+
+# arm64: the same i6300esb on virt's PCIe, a board's tree from pxe --arch arm64 (its
+# console and records on ttyAMA0); a hang is reset as on x86.
+a64img=${BM_ARM64_IMAGE:-$(dirname "$BM")/arm64/base.cpio.xz}
+akernel=${BM_WD_ARM64_KERNEL:-deb:6.1.0-53-arm64}
+if ! command -v qemu-system-aarch64 >/dev/null || [ ! -f "$a64img" ]; then
+	echo "# arm64 not tried: no qemu-system-aarch64 or no $a64img (make arm64)"
+	finish
+fi
+if ! $BM pxe --arch arm64 --image "$a64img" --kernel "$akernel" --suite bisect --fs ext4 \
+	--out "$out/tftp64" --run-seed watchdog >"$out/pxe64.log" 2>&1; then
+	cat "$out/pxe64.log"
+	notok "bootmark pxe --arch arm64 writes the tree"
+	finish
+fi
+adir=$(find "$out/tftp64/bootmark" -mindepth 1 -maxdepth 1 -type d | head -n 1)
+aappend=$(sed -n 's/^ *APPEND //p' "$out/tftp64/pxelinux.cfg/default" | head -n 1 |
+	sed 's/panic=[^ ]*/panic=0/')
+truncate -s 1G "$out/disk.img"
+timeout "$tmo" qemu-system-aarch64 -nodefaults -no-user-config -nographic -no-reboot \
+	-machine virt,gic-version=3 -cpu neoverse-n1 -m 1024 -accel tcg \
+	-kernel "$adir/vmlinuz" -initrd "$adir/initrd.img" \
+	-append "$aappend bootmark.watchdog=4 $wdmods bootmark.fault=hang" \
+	-device i6300esb -action watchdog=reset \
+	-drive "file=$out/disk.img,if=none,id=d0,format=raw,cache=unsafe" \
+	-device virtio-blk-pci,drive=d0,serial=BMSCRATCH0 \
+	-serial "file:$out/hang64.log" -monitor none >"$out/hang64.qemu" 2>&1
+rc=$?
+rm -f "$out/disk.img"
+check "arm64 hang: QEMU reset by the watchdog, not killed by timeout (exit $rc)" '[ $rc -eq 0 ]'
+check "arm64 hang: the runner armed i6300esb and the fault was injected" \
+	'grep -q "watchdog /dev/watchdog armed" "$out/hang64.log" &&
+	 grep -q "fault injection: hang" "$out/hang64.log"'
 finish
