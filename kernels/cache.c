@@ -149,7 +149,7 @@ int bm_kernel_list(FILE *f, const char *arch, int all)
 	fprintf(f, "available from Debian 12 and 13%s%s (release, package version, archive):\n",
 		strcmp(arch, "amd64") ? " for " : "", strcmp(arch, "amd64") ? arch : "");
 	for (i = 0; i < navail; i++) {
-		/* the cloud and rt flavours would triple the list: --all shows them */
+		/* the cloud, rt (and arm64's 16k) flavours would triple the list: --all */
 		if (!all && strcmp(flavour(avail[i].release), arch)) {
 			others++;
 			continue;
@@ -166,8 +166,8 @@ int bm_kernel_list(FILE *f, const char *arch, int all)
 	if (!navail)
 		fprintf(f, "  (none: bootmark kernel update?)\n");
 	if (others)
-		fprintf(f, "  (and %zu of other flavours, such as cloud and rt: kernel list --all)\n",
-			others);
+		fprintf(f, "  (and %zu of other flavours, such as %s: kernel list --all)\n",
+			others, strcmp(arch, "arm64") ? "cloud and rt" : "cloud, rt and 16k");
 out_free:
 	bm_strv_free(cached, ncached);
 	free(avail);

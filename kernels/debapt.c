@@ -624,14 +624,18 @@ int bm_deb_lookup(const char *release, struct bm_debpkg *p)
 	return rc ? rc : lookup_once(release, p);
 }
 
-/* Real releases of arch only: "6.12-arm64" is a meta-package, not a kernel. */
+/* Real releases of arch only: "6.12-arm64" is a meta-package, not a kernel.
+ * The architecture ends the name, or comes before arm64's page-size flavour
+ * ("6.12.117+deb13-arm64-16k"). */
 static int wanted(const char *rel, const char *arch)
 {
 	size_t n = strlen(rel), a = strlen(arch);
 	const char *dot = strchr(rel, '.');
 
+	if (n > 4 && !strcmp(rel + n - 4, "-16k"))
+		n -= 4;
 	return bm_release_ok(rel) && n > a + 1 && rel[n - a - 1] == '-' &&
-	       !strcmp(rel + n - a, arch) && dot && strchr(dot + 1, '.') &&
+	       !strncmp(rel + n - a, arch, a) && dot && strchr(dot + 1, '.') &&
 	       !strstr(rel, "-dbg") && !strstr(rel, "-unsigned");
 }
 
@@ -647,7 +651,7 @@ int bm_deb_available(const char *arch, struct bm_debpkg **pkgs, size_t *n)
 	*n = 0;
 	if (!bm_arch_ok(arch))
 		return -EINVAL;
-	snprintf(re, sizeof(re), "^linux-image-[0-9].*-%s$", arch);
+	snprintf(re, sizeof(re), "^linux-image-[0-9].*-%s(-16k)?$", arch);
 	rc = bm_apt_update(0);
 	if (rc)
 		return rc;

@@ -87,6 +87,9 @@ aarc=$(echo "$aline" | awk '{ print $3 }')
 check "$akernel is listed with a version and a Debian 12 archive ($aver, $aarc), no amd64 line" \
 	"echo '$aver' | grep -q '^[0-9]' && echo '$aarc' | grep -qx 'bookworm\\(-security\\|-updates\\|-backports\\)\\?' && ! grep -q -- '-amd64 ' $t/alist && grep -q '^available from Debian 12 and 13 for arm64 ' $t/alist"
 check "and Debian 13's arm64 kernels" "grep -q '^  [0-9.]*+deb13-arm64  *[^ ]*  *trixie' $t/alist"
+check "the 16k flavour only with --all (Debian 13's 6.12.*+deb13-arm64-16k)" \
+	"! grep -q -- '-arm64-16k ' $t/alist && grep -q 'such as cloud, rt and 16k' $t/alist &&
+	 $bin kernel list --arch arm64 --all 2>/dev/null | grep -q '^  6\.12\.[0-9]*+deb13-arm64-16k  *[^ ]*  *trixie'"
 "$bin" kernel list --arch riscv64 > "$t/rlist" 2> "$t/rlist.err"
 check "kernel list --arch riscv64: exit 100 naming amd64 and arm64, nothing listed" \
 	"[ $? -eq 100 ] && grep -q 'riscv64.*amd64, arm64' $t/rlist.err && [ ! -s $t/rlist ]"
