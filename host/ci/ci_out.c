@@ -22,6 +22,7 @@
 #include "json.h"
 #include "junit.h"
 #include "kcidb.h"
+#include "kernel.h"
 #include "schema.h"
 #include "util.h"
 
@@ -368,6 +369,9 @@ static int w_ci(FILE *f, const void *arg)
 	bm_json_kstr(&j, "baseline_results", ci->o.baseline_results);
 	bm_json_kstr(&j, "suite", ci->o.suite);
 	bm_json_kstr(&j, "fs", ci->o.fs);
+	/* the guests' architecture: --arch, auto being the host's */
+	bm_json_kstr(&j, "arch", ci->o.b.arch[0] && strcmp(ci->o.b.arch, "auto") ? ci->o.b.arch
+										 : bm_host_arch());
 	bm_json_kint(&j, "run_exit", ci->run_code);
 	/* --max-boots: the budget, the looks, the alpha of the last look taken
 	 * (the one compare's files used), the rounds booted */
