@@ -7,8 +7,8 @@
 #   panic  the kernel crashes (and would stay down): the box is reset
 #   fed    a run longer than the timeout completes: the feeding works
 #   absent no driver loaded: an E record of class watchdog, the run goes on
-#   arm64  hang again, on QEMU's virt with the same i6300esb on its PCIe (when
-#          qemu-system-aarch64 and make arm64's image are there)
+#   arm64  hang again, on QEMU's virt with the same i6300esb on its PCIe
+#          (qemu-system-aarch64 and make arm64's image)
 # Usage: BM=build/bootmark sh tests/watchdog.sh
 # Exit: 0 pass, 1 fail, 77 skip (no QEMU, or the kernel cannot be fetched).
 # shellcheck disable=SC2016
@@ -37,23 +37,33 @@ if ! $BM kernel fetch "$kernel" >"$out/fetch.log" 2>&1; then
 	exit 77
 fi
 
-# bootmark pxe builds the kernel, the initrd and the command line without booting.
-if ! $BM pxe --kernel "$kernel" --suite bisect --fs ext4,xfs --out "$out/tftp" \
-	--run-seed watchdog >"$out/pxe.log" 2>&1; then
-	cat "$out/pxe.log"
-	notok "bootmark pxe writes the tree"
-	finish
-fi
-dir=$(find "$out/tftp/bootmark" -mindepth 1 -maxdepth 1 -type d | head -n 1)
-append=$(sed -n 's/^ *APPEND //p' "$out/tftp/pxelinux.cfg/default" | head -n 1 |
-	sed 's/console=[^ ]*/console=ttyS0,115200/; s/panic=[^ ]*/panic=0/')
-[ -n "$append" ] && [ -f "$dir/vmlinuz" ] || { notok "tree has kernel and APPEND"; finish; }
+# tree NAME SED PXE-ARGS...: bootmark pxe builds the kernel, the initrd and the command
+# line without booting, into $out/NAME; the kernel's folder in $dir, its APPEND (as
+# SED edits it) in $append
+tree() {
+	name=$1 ed=$2
+	shift 2
+	if ! $BM pxe "$@" --out "$out/$name" --run-seed watchdog >"$out/$name.log" 2>&1; then
+		cat "$out/$name.log"
+		notok "bootmark pxe $* writes the tree"
+		finish
+	fi
+	dir=$(find "$out/$name/bootmark" -mindepth 1 -maxdepth 1 -type d | head -n 1)
+	append=$(sed -n 's/^ *APPEND //p' "$out/$name/pxelinux.cfg/default" | head -n 1 |
+		sed "$ed")
+	[ -n "$append" ] && [ -f "$dir/vmlinuz" ] || { notok "tree has kernel and APPEND"; finish; }
+}
+tree tftp 's/console=[^ ]*/console=ttyS0,115200/; s/panic=[^ ]*/panic=0/' \
+	--kernel "$kernel" --suite bisect --fs ext4,xfs
 
-# boot NAME EXTRA-WORDS: QEMU's exit code in $rc, the console in $out/NAME.log
+# boot NAME EXTRA-WORDS: QEMU's exit code in $rc, the console in $out/NAME.log; the
+# guest is $qemu with $machine (words), the kernel and initrd in $dir, $append
+qemu=qemu-system-x86_64 machine="-machine q35 -cpu max"
 boot() {
 	truncate -s 1G "$out/disk.img"
-	timeout "$tmo" qemu-system-x86_64 -nodefaults -no-user-config -nographic -no-reboot \
-		-machine q35 -m 1024 -accel tcg -cpu max \
+	# shellcheck disable=SC2086 # $machine is words
+	timeout "$tmo" $qemu -nodefaults -no-user-config -nographic -no-reboot \
+		$machine -m 1024 -accel tcg \
 		-kernel "$dir/vmlinuz" -initrd "$dir/initrd.img" -append "$append $2" \
 		-device i6300esb -action watchdog=reset \
 		-drive "file=$out/disk.img,if=none,id=d0,format=raw,cache=unsafe" \
@@ -98,29 +108,13 @@ check "absent: status is not completed ($st)" '! echo "$st" | grep -q ": complet
 a64img=${BM_ARM64_IMAGE:-$(dirname "$BM")/arm64/base.cpio.xz}
 akernel=${BM_WD_ARM64_KERNEL:-deb:6.1.0-53-arm64}
 if ! command -v qemu-system-aarch64 >/dev/null || [ ! -f "$a64img" ]; then
-	echo "# arm64 not tried: no qemu-system-aarch64 or no $a64img (make arm64)"
+	notok "arm64: no qemu-system-aarch64 (qemu-system-arm) or no $a64img (make arm64)"
 	finish
 fi
-if ! $BM pxe --arch arm64 --image "$a64img" --kernel "$akernel" --suite bisect --fs ext4 \
-	--out "$out/tftp64" --run-seed watchdog >"$out/pxe64.log" 2>&1; then
-	cat "$out/pxe64.log"
-	notok "bootmark pxe --arch arm64 writes the tree"
-	finish
-fi
-adir=$(find "$out/tftp64/bootmark" -mindepth 1 -maxdepth 1 -type d | head -n 1)
-aappend=$(sed -n 's/^ *APPEND //p' "$out/tftp64/pxelinux.cfg/default" | head -n 1 |
-	sed 's/panic=[^ ]*/panic=0/')
-truncate -s 1G "$out/disk.img"
-timeout "$tmo" qemu-system-aarch64 -nodefaults -no-user-config -nographic -no-reboot \
-	-machine virt,gic-version=3 -cpu neoverse-n1 -m 1024 -accel tcg \
-	-kernel "$adir/vmlinuz" -initrd "$adir/initrd.img" \
-	-append "$aappend bootmark.watchdog=4 $wdmods bootmark.fault=hang" \
-	-device i6300esb -action watchdog=reset \
-	-drive "file=$out/disk.img,if=none,id=d0,format=raw,cache=unsafe" \
-	-device virtio-blk-pci,drive=d0,serial=BMSCRATCH0 \
-	-serial "file:$out/hang64.log" -monitor none >"$out/hang64.qemu" 2>&1
-rc=$?
-rm -f "$out/disk.img"
+tree tftp64 's/panic=[^ ]*/panic=0/' --arch arm64 --image "$a64img" --kernel "$akernel" \
+	--suite bisect --fs ext4
+qemu=qemu-system-aarch64 machine="-machine virt,gic-version=3 -cpu neoverse-n1"
+boot hang64 "bootmark.watchdog=4 $wdmods bootmark.fault=hang"
 check "arm64 hang: QEMU reset by the watchdog, not killed by timeout (exit $rc)" '[ $rc -eq 0 ]'
 check "arm64 hang: the runner armed i6300esb and the fault was injected" \
 	'grep -q "watchdog /dev/watchdog armed" "$out/hang64.log" &&
