@@ -152,9 +152,9 @@ if [ "$(uname -m)" = x86_64 ]; then
 	cat > "$t/ktree/Makefile" <<'EOF'
 $(shell echo "$(MAKECMDGOALS) ARCH=$(ARCH) CROSS_COMPILE=$(CROSS_COMPILE)" >> $(O)/makes)
 defconfig:
-	echo CONFIG_64BIT=y > $(O)/.config
+	printf 'CONFIG_64BIT=y\nCONFIG_DEBUG_INFO_BTF=y\n' > $(O)/.config
 olddefconfig:
-	true
+	: > /dev/null
 Image:
 	mkdir -p $(O)/arch/arm64/boot && echo Image > $(O)/arch/arm64/boot/Image
 EOF
@@ -177,6 +177,16 @@ EOF
 		> /dev/null 2> "$t/kbuild4.err"
 	check "without flex: exit 100 naming it and its package, before make" \
 		"[ $? -eq 100 ] && grep -q 'no flex on PATH (apt-get install flex)' $t/kbuild4.err && [ ! -e $t/kout4/makes ]"
+	# a config asking for a host tool the host lacks (BTF's pahole): a warning, and
+	# the build goes on
+	mkdir -p "$t/nopahole"
+	for p in make gcc perl mkdir aarch64-linux-gnu-gcc flex bison bc; do
+		ln -sf "$(PATH="$t/xbin:$PATH" command -v $p)" "$t/nopahole/$p"
+	done
+	PATH="$t/nopahole" "$bin" kernel build --arch arm64 --out "$t/kout5" "$t/ktree" \
+		> "$t/kbuild5.out" 2> "$t/kbuild5.err"
+	check "CONFIG_DEBUG_INFO_BTF=y without pahole: warned, naming dwarves; built (exit 0)" \
+		"[ $? -eq 0 ] && grep -q 'warning: CONFIG_DEBUG_INFO_BTF=y needs pahole (apt-get install dwarves)' $t/kbuild5.err && [ -e $t/kout5/arch/arm64/boot/Image ]"
 	"$bin" kernel build --arch riscv64 "$t/ktree" > /dev/null 2> "$t/kbuild3.err"
 	check "kernel build --arch riscv64: exit 100 naming amd64 and arm64" \
 		"[ $? -eq 100 ] && grep -q 'riscv64.*amd64, arm64' $t/kbuild3.err"
