@@ -2,11 +2,12 @@
 /*
  * Debian kernels: apt-get download linux-image-<release>=<version> through
  * bootmark's apt (kernels/debapt.c), dpkg-deb -x, keep vmlinuz, config,
- * modules and arm64's device trees, depmod (the package ships no modules.dep), take the vmlinux out of
- * vmlinuz for PVH boots (kernels/vmlinux.c; amd64 only: an arm64 vmlinuz is
- * the uncompressed Image QEMU boots), write which version, archive and
- * architecture it was, then rename the finished tree into the cache: a cache
- * entry either is complete or does not exist.
+ * modules and arm64's device trees, depmod (the package ships no
+ * modules.dep), take the vmlinux out of vmlinuz for PVH boots
+ * (kernels/vmlinux.c; amd64 only: an arm64 vmlinuz is the uncompressed Image
+ * QEMU boots), write which version, archive and architecture it was, then
+ * rename the finished tree into the cache: a cache entry either is complete
+ * or does not exist.
  */
 #include <dirent.h>
 #include <errno.h>
